@@ -1,0 +1,18 @@
+# One place for the warning set so every module target gets the same flags.
+add_library(bevenv_warnings INTERFACE)
+target_compile_options(bevenv_warnings INTERFACE
+  -Wall -Wextra -Wpedantic -Wshadow -Wnon-virtual-dtor -Wold-style-cast
+  -Wcast-align -Woverloaded-virtual -Wconversion -Wsign-conversion
+  -Wnull-dereference -Wdouble-promotion -Wformat=2 -Wimplicit-fallthrough)
+if(BEVENV_WERROR)
+  target_compile_options(bevenv_warnings INTERFACE -Werror)
+endif()
+
+# Adds a module library: bevenv_add_module(NAME SOURCES ... [DEPS ...]).
+function(bevenv_add_module name)
+  cmake_parse_arguments(ARG "" "" "SOURCES;DEPS;PRIVATE_DEPS" ${ARGN})
+  add_library(${name} STATIC ${ARG_SOURCES})
+  target_include_directories(${name} PUBLIC ${CMAKE_CURRENT_SOURCE_DIR}/include)
+  target_link_libraries(${name} PUBLIC ${ARG_DEPS} PRIVATE bevenv_warnings ${ARG_PRIVATE_DEPS})
+  set_target_properties(${name} PROPERTIES POSITION_INDEPENDENT_CODE ON)
+endfunction()

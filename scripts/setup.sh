@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# Installs everything bevenv's build and tests need on a fresh Debian 12 machine. Idempotent:
+# packages already present are not reinstalled.
+set -euo pipefail
+
+debian_packages=(
+  build-essential cmake ninja-build pkg-config clang-14 libclang-rt-14-dev clang-format
+  libsolv-dev libsolvext-dev libcurl4-openssl-dev libarchive-dev
+  nlohmann-json3-dev libtomlplusplus-dev catch2 libcli11-dev
+  python3 python3-venv python3-pip buildah
+)
+python_tools=(
+  "packaging==26.4"
+)
+
+as_root() {
+  if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi
+}
+
+missing=()
+for package in "${debian_packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" ||
+    missing+=("$package")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "setup: installing Debian packages: ${missing[*]}"
+  as_root apt-get update -qq
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+    "${missing[@]}" >/dev/null
+fi
+
+python=$(command -v python3)
+need_pip=0
+for tool in "${python_tools[@]}"; do
+  name=${tool%%==*}
+  want=${tool#*==}
+  have=$("$python" -c "import importlib.metadata as m; print(m.version('$name'))" 2>/dev/null || true)
+  [ "$have" = "$want" ] || need_pip=1
+done
+if [ "$need_pip" -eq 1 ]; then
+  echo "setup: installing Python tools: ${python_tools[*]}"
+  "$python" -m pip install -q --disable-pip-version-check --root-user-action=ignore \
+    "${python_tools[@]}" 2>/dev/null ||
+    "$python" -m pip install -q --disable-pip-version-check --break-system-packages \
+      "${python_tools[@]}"
+fi
+echo "setup: ready"

@@ -1,0 +1,122 @@
+#include "printer.hpp"
+
+#include <unistd.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <iostream>
+
+namespace bevenv::cli {
+namespace {
+
+constexpr const char* kReset = "\033[0m";
+constexpr const char* kBold = "\033[1m";
+constexpr const char* kDim = "\033[2m";
+constexpr const char* kRed = "\033[31m";
+constexpr const char* kGreen = "\033[32m";
+constexpr const char* kYellow = "\033[33m";
+constexpr const char* kCyan = "\033[36m";
+
+struct MarkStyle {
+  const char* symbol;
+  const char* colour;
+};
+
+MarkStyle mark_style(app::Mark mark) {
+  switch (mark) {
+    case app::Mark::ok:
+      return {"✓", kGreen};
+    case app::Mark::warning:
+      return {"!", kYellow};
+    case app::Mark::problem:
+      return {"✗", kRed};
+    case app::Mark::info:
+      return {"·", kCyan};
+    case app::Mark::none:
+      break;
+  }
+  return {"", ""};
+}
+
+bool wanted(const app::Line& line, app::Verbosity verbosity) {
+  return !line.verbose_only || verbosity == app::Verbosity::verbose;
+}
+
+}  // namespace
+
+bool should_use_color(int fd) {
+  const char* no_color = std::getenv("NO_COLOR");
+  if (no_color != nullptr && no_color[0] != '\0') return false;
+  const char* term = std::getenv("TERM");
+  if (term != nullptr && std::strcmp(term, "dumb") == 0) return false;
+  return ::isatty(fd) == 1;
+}
+
+std::string Printer::style_text(const std::string& text, bool color, bool dim) const {
+  if (!color) return text;
+  // Names in backticks are the things a user types; make them stand out on a terminal.
+  std::string out = dim ? kDim : "";
+  bool inside = false;
+  for (char c : text) {
+    if (c == '`') {
+      inside = !inside;
+      out += inside ? std::string(kBold) + "`" : std::string("`") + kReset + (dim ? kDim : "");
+      continue;
+    }
+    out += c;
+  }
+  if (dim || inside) out += kReset;
+  return out;
+}
+
+void Printer::print_line(std::FILE* stream, const app::Line& line, bool color) const {
+  std::string out(static_cast<std::size_t>(line.indent) * 2, ' ');
+  const MarkStyle style = mark_style(line.mark);
+  if (line.mark != app::Mark::none) {
+    out += color ? std::string(style.colour) + style.symbol + kReset : style.symbol;
+    out += ' ';
+  }
+  out += style_text(line.text, color, line.is_hint);
+  out += '\n';
+  std::fputs(out.c_str(), stream);
+}
+
+void Printer::print(const app::CommandOutput& output) const {
+  const bool err_color = options_.color && ::isatty(STDERR_FILENO) == 1;
+  if (options_.verbosity != app::Verbosity::quiet || options_.json) {
+    for (const auto& line : output.diagnostics) {
+      if (wanted(line, options_.verbosity)) print_line(stderr, line, err_color);
+    }
+  }
+  if (options_.json) {
+    std::cout << output.json.dump(2) << '\n';
+    return;
+  }
+  if (options_.verbosity == app::Verbosity::quiet) return;
+  for (const auto& line : output.lines) {
+    if (wanted(line, options_.verbosity)) print_line(stdout, line, options_.color);
+  }
+  std::fflush(stdout);
+}
+
+void Printer::print_error(const std::string& message, const std::string& hint,
+                          core::ExitCode code) const {
+  const bool color = should_use_color(STDERR_FILENO);
+  if (options_.json) {
+    nlohmann::json j = {{"error", {{"message", message}, {"exit_code", static_cast<int>(code)}}}};
+    if (!hint.empty()) j["error"]["hint"] = hint;
+    std::cout << j.dump(2) << '\n';
+  }
+  std::string out = color ? std::string(kRed) + kBold + "error:" + kReset + " " : "error: ";
+  out += style_text(message, color, false) + "\n";
+  if (!hint.empty()) out += (color ? std::string(kDim) + "hint:" + kReset : "hint:") + std::string(" ") + style_text(hint, color, false) + "\n";
+  std::fputs(out.c_str(), stderr);
+}
+
+void Printer::print_error(const core::Error& error) const {
+  std::string message = error.what();
+  for (const auto& cause : error.causes()) message += "\n  " + cause;
+  print_error(message, error.hint(), error.code());
+}
+
+}  // namespace bevenv::cli

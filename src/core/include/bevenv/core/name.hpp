@@ -1,0 +1,12 @@
+#pragma once
+#include <string>
+#include <string_view>
+
+namespace bevenv::core {
+
+// PEP 503: lower-case, runs of `-`, `_`, `.` become one `-` (`Mmcv_Full` -> `mmcv-full`).
+std::string normalize_name(std::string_view name);
+// PEP 508 project names: ASCII letters and digits, with `-`, `_`, `.` inside.
+bool is_valid_name(std::string_view name);
+
+}  // namespace bevenv::core

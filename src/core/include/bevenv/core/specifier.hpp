@@ -1,0 +1,73 @@
+#pragma once
+// PEP 440 version specifiers and specifier sets, with pip's pre-release policy.
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "bevenv/core/expected.hpp"
+#include "bevenv/core/version.hpp"
+
+namespace bevenv::core {
+
+enum class Operator : std::uint8_t {
+  compatible,     // ~=
+  equal,          // ==  (also ==X.*)
+  not_equal,      // !=  (also !=X.*)
+  less_equal,     // <=
+  greater_equal,  // >=
+  less,           // <
+  greater,        // >
+  arbitrary,      // ===
+};
+
+std::string_view operator_text(Operator op);
+
+class Specifier {
+ public:
+  static Expected<Specifier, ParseError> parse(std::string_view text);
+
+  Operator op() const { return op_; }
+  bool is_wildcard() const { return wildcard_; }  // ==1.9.* / !=1.9.*
+  const std::optional<Version>& version() const { return version_; }  // absent only for ===
+  const std::string& version_text() const { return version_text_; }  // as written (for ===)
+  // Whether this specifier alone names a pre-release (`>=1.0rc1`): pip then allows them.
+  bool mentions_prerelease() const;
+
+  // Pure PEP 440 membership, ignoring the pre-release policy.
+  bool matches(const Version& v) const;
+  std::string to_string() const;  // canonical, e.g. `>=1.0`, `==1.9.*`
+
+ private:
+  Operator op_ = Operator::equal;
+  bool wildcard_ = false;
+  std::optional<Version> version_;
+  std::string version_text_;
+};
+
+class SpecifierSet {
+ public:
+  SpecifierSet() = default;
+  // Comma-separated specifiers; empty text is the set that matches everything.
+  static Expected<SpecifierSet, ParseError> parse(std::string_view text);
+
+  const std::vector<Specifier>& specifiers() const { return specifiers_; }
+  bool empty() const { return specifiers_.empty(); }
+
+  // packaging's SpecifierSet.contains(v, prereleases): when `prereleases` is unset, a
+  // pre-release matches only if some specifier mentions a pre-release.
+  bool contains(const Version& v, std::optional<bool> prereleases = std::nullopt) const;
+  // packaging's SpecifierSet.filter: pre-releases are kept only when asked, when a specifier
+  // mentions one, or when nothing else matches (pip's fallback).
+  std::vector<Version> filter(const std::vector<Version>& candidates,
+                              std::optional<bool> prereleases = std::nullopt) const;
+
+  void add(Specifier s) { specifiers_.push_back(std::move(s)); }
+  SpecifierSet intersect(const SpecifierSet& other) const;
+  std::string to_string() const;  // canonical: sorted as packaging's str(SpecifierSet) does
+
+ private:
+  std::vector<Specifier> specifiers_;
+};
+
+}  // namespace bevenv::core

@@ -1,0 +1,67 @@
+#pragma once
+// PEP 440 versions: parsing (with the spec's normalizations), canonical text and total order.
+#include <compare>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+#include "bevenv/core/error.hpp"
+#include "bevenv/core/expected.hpp"
+
+namespace bevenv::core {
+
+enum class PreKind : std::uint8_t { alpha, beta, rc };
+
+struct PreRelease {
+  PreKind kind = PreKind::alpha;
+  std::uint64_t number = 0;
+  auto operator<=>(const PreRelease&) const = default;
+};
+
+// One dot-separated segment of a local version (`cu113`, `7`): numbers sort above strings.
+using LocalSegment = std::variant<std::uint64_t, std::string>;
+
+class Version {
+ public:
+  // Parses any text PEP 440 accepts (leading `v`, `-`/`_` separators, `alpha`/`c`/`pre`/`rev`
+  // spellings, implicit numbers, surrounding whitespace). Numbers beyond 2^64-1 are an error.
+  static Expected<Version, ParseError> parse(std::string_view text);
+
+  std::uint64_t epoch() const { return epoch_; }
+  const std::vector<std::uint64_t>& release() const { return release_; }
+  const std::optional<PreRelease>& pre() const { return pre_; }
+  const std::optional<std::uint64_t>& post() const { return post_; }
+  const std::optional<std::uint64_t>& dev() const { return dev_; }
+  const std::vector<LocalSegment>& local() const { return local_; }
+
+  bool is_prerelease() const { return pre_.has_value() || dev_.has_value(); }
+  bool is_postrelease() const { return post_.has_value(); }
+  bool is_devrelease() const { return dev_.has_value(); }
+  bool has_local() const { return !local_.empty(); }
+
+  // Canonical text, as packaging's str(Version(...)) prints it: `1!2.0rc1.post2.dev3+cu113`.
+  std::string to_string() const;
+  // The same without the local part (`1.10.1` for `1.10.1+cu113`).
+  std::string public_string() const;
+  std::string local_string() const;  // `cu113`, empty when none
+  Version without_local() const;
+  // The release part only, e.g. `1.10.1` for `1.10.1rc1.post2+cu113`.
+  Version base_version() const;
+
+  // PEP 440 total order (trailing zeros of the release are insignificant: 2.0 == 2.0.0).
+  friend std::strong_ordering operator<=>(const Version& a, const Version& b);
+  friend bool operator==(const Version& a, const Version& b) { return (a <=> b) == 0; }
+
+ private:
+  std::uint64_t epoch_ = 0;
+  std::vector<std::uint64_t> release_;
+  std::optional<PreRelease> pre_;
+  std::optional<std::uint64_t> post_;
+  std::optional<std::uint64_t> dev_;
+  std::vector<LocalSegment> local_;
+};
+
+}  // namespace bevenv::core

@@ -1,0 +1,71 @@
+#include "bevenv/core/fs.hpp"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <random>
+#include <sstream>
+
+#include "bevenv/core/error.hpp"
+
+namespace bevenv::core {
+namespace {
+
+std::string temporary_name_beside(const std::filesystem::path& path) {
+  std::random_device entropy;
+  std::ostringstream name;
+  name << "." << path.filename().string() << ".tmp-" << ::getpid() << "-" << std::hex << entropy();
+  return (path.parent_path() / name.str()).string();
+}
+
+[[noreturn]] void fail_write(const std::filesystem::path& path, const std::string& what, int error) {
+  throw Error(ExitCode::failure, "cannot write `" + path.string() + "`: " + what + ": " +
+                                     std::strerror(error),
+              "check that the directory exists and is writable");
+}
+
+}  // namespace
+
+void write_file_atomic(const std::filesystem::path& path, std::string_view content) {
+  const std::string temporary = temporary_name_beside(path);
+  const int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+  if (fd < 0) fail_write(path, "create", errno);
+  std::size_t written = 0;
+  while (written < content.size()) {
+    const ssize_t n = ::write(fd, content.data() + written, content.size() - written);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      const int error = errno;
+      ::close(fd);
+      ::unlink(temporary.c_str());
+      fail_write(path, "write", error);
+    }
+    written += static_cast<std::size_t>(n);
+  }
+  if (::fsync(fd) != 0 || ::close(fd) != 0) {
+    const int error = errno;
+    ::unlink(temporary.c_str());
+    fail_write(path, "flush", error);
+  }
+  if (::rename(temporary.c_str(), path.c_str()) != 0) {
+    const int error = errno;
+    ::unlink(temporary.c_str());
+    fail_write(path, "rename", error);
+  }
+}
+
+std::string read_file(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    throw Error(ExitCode::bad_input, "cannot read `" + path.string() + "`: " + std::strerror(errno),
+                "check the path");
+  }
+  std::ostringstream buffer;
+  buffer << in.rdbuf();
+  return buffer.str();
+}
+
+}  // namespace bevenv::core

@@ -1,0 +1,55 @@
+#include <unistd.h>
+
+#include <catch2/catch.hpp>
+#include <filesystem>
+
+#include "bevenv/core/error.hpp"
+#include "bevenv/core/fs.hpp"
+
+namespace fs = std::filesystem;
+using bevenv::core::Error;
+using bevenv::core::ExitCode;
+
+namespace {
+
+fs::path fresh_dir(const std::string& name) {
+  const fs::path dir = fs::temp_directory_path() / ("bevenv-test-" + name + "-" +
+                                                     std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  return dir;
+}
+
+}  // namespace
+
+TEST_CASE("write_file_atomic replaces a file and leaves no temporary behind") {
+  const fs::path dir = fresh_dir("atomic");
+  const fs::path target = dir / "bevenv.lock";
+  bevenv::core::write_file_atomic(target, "first\n");
+  bevenv::core::write_file_atomic(target, "second\n");
+  CHECK(bevenv::core::read_file(target) == "second\n");
+  CHECK(std::distance(fs::directory_iterator(dir), fs::directory_iterator()) == 1);
+  fs::remove_all(dir);
+}
+
+TEST_CASE("write_file_atomic into a missing directory is a clear failure") {
+  const fs::path target = fresh_dir("missing") / "no" / "such" / "dir" / "out.lock";
+  try {
+    bevenv::core::write_file_atomic(target, "x");
+    FAIL("expected an error");
+  } catch (const Error& e) {
+    CHECK(e.code() == ExitCode::failure);
+    CHECK(std::string(e.what()).find(target.string()) != std::string::npos);
+  }
+}
+
+TEST_CASE("read_file of a missing file is bad input naming the path") {
+  try {
+    bevenv::core::read_file("/nonexistent/bevenv.toml");
+    FAIL("expected an error");
+  } catch (const Error& e) {
+    CHECK(e.code() == ExitCode::bad_input);
+    CHECK(std::string(e.what()) ==
+          "cannot read `/nonexistent/bevenv.toml`: No such file or directory");
+  }
+}
