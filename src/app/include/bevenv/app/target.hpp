@@ -1,0 +1,53 @@
+#pragma once
+// The machine a lock is made for: from flags, from bevenv.toml, or from defaults of the profile.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "bevenv/core/marker.hpp"
+#include "bevenv/core/version.hpp"
+
+namespace bevenv::app {
+
+// A GPU architecture as `sm_XY`, stored as its compute capability (86 for sm_86).
+struct GpuArch {
+  int capability = 0;
+  std::string name() const { return "sm_" + std::to_string(capability); }
+  // `8.6`, as TORCH_CUDA_ARCH_LIST spells it.
+  std::string dotted() const {
+    return std::to_string(capability / 10) + "." + std::to_string(capability % 10);
+  }
+  auto operator<=>(const GpuArch&) const = default;
+};
+
+// Accepts `sm_86`, `86`, `8.6` and `compute_86`; returns nullopt otherwise.
+std::optional<GpuArch> parse_gpu_arch(std::string_view text);
+
+// What the user asked for; unset fields fall back to the profile, then to defaults.
+struct TargetOverrides {
+  std::optional<std::string> python;       // `3.8` or `3.8.18`
+  std::optional<std::string> cuda_driver;  // the driver's maximum CUDA version, `12.2`
+  std::vector<std::string> gpus;           // `sm_86`, ...
+  std::optional<std::string> platform;     // `linux_x86_64`
+  std::optional<std::string> glibc;        // `2.31`
+};
+
+struct TargetFacts {
+  core::Version python;       // full version, e.g. 3.8.18
+  std::string python_minor;   // `3.8`
+  std::optional<core::Version> cuda_driver;  // absent: a CPU-only target
+  std::vector<GpuArch> gpus;  // sorted, unique
+  std::string platform = "linux_x86_64";
+  core::Version glibc;
+
+  core::MarkerEnvironment marker_environment() const;
+  std::string describe() const;  // `python 3.8, linux_x86_64, CUDA driver 12.2, sm_86`
+};
+
+// Merges overrides over the defaults (profile python, no driver, no GPU, linux_x86_64, glibc
+// 2.31). `where` names the source of the values for error messages (`--python`, bevenv.toml).
+// Throws core::Error(bad_input) naming the field and what was expected.
+TargetFacts resolve_target(const TargetOverrides& overrides,
+                           const std::optional<std::string>& profile_python);
+
+}  // namespace bevenv::app

@@ -1,0 +1,125 @@
+#include "bevenv/app/target.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <map>
+
+#include "bevenv/core/error.hpp"
+
+namespace bevenv::app {
+namespace {
+
+using core::Error;
+using core::ExitCode;
+
+// The last patch release of each CPython minor, so that `python_full_version` markers of a
+// `--python 3.8` target evaluate as they would on a current 3.8 install.
+const std::map<std::string, std::string, std::less<>>& final_patch_releases() {
+  static const std::map<std::string, std::string, std::less<>> table = {
+      {"3.6", "3.6.15"},  {"3.7", "3.7.17"},  {"3.8", "3.8.20"},  {"3.9", "3.9.20"},
+      {"3.10", "3.10.15"}, {"3.11", "3.11.10"}, {"3.12", "3.12.7"}, {"3.13", "3.13.0"}};
+  return table;
+}
+
+core::Version parse_or_throw(std::string_view text, const std::string& field,
+                             const std::string& example) {
+  auto parsed = core::Version::parse(text);
+  if (!parsed) {
+    throw Error(ExitCode::bad_input,
+                "invalid " + field + " `" + std::string(text) + "`: " + parsed.error().to_string(),
+                "give a version such as `" + example + "`");
+  }
+  return std::move(parsed).value();
+}
+
+bool parse_int(std::string_view text, int& out) {
+  if (text.empty()) return false;
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), out);
+  return error == std::errc() && end == text.data() + text.size();
+}
+
+}  // namespace
+
+std::optional<GpuArch> parse_gpu_arch(std::string_view text) {
+  for (std::string_view prefix : {"sm_", "compute_"}) {
+    if (text.substr(0, prefix.size()) == prefix) text.remove_prefix(prefix.size());
+  }
+  int capability = 0;
+  const auto dot = text.find('.');
+  if (dot != std::string_view::npos) {
+    int major = 0, minor = 0;
+    if (!parse_int(text.substr(0, dot), major) || !parse_int(text.substr(dot + 1), minor) ||
+        minor > 9) {
+      return std::nullopt;
+    }
+    capability = major * 10 + minor;
+  } else if (!parse_int(text, capability)) {
+    return std::nullopt;
+  }
+  if (capability < 10 || capability > 199) return std::nullopt;
+  return GpuArch{capability};
+}
+
+core::MarkerEnvironment TargetFacts::marker_environment() const {
+  const std::string machine = platform.substr(platform.find('_') + 1);
+  return core::MarkerEnvironment::linux_cpython(python.to_string(), machine);
+}
+
+std::string TargetFacts::describe() const {
+  std::string out = "python " + python_minor + ", " + platform;
+  if (cuda_driver) out += ", CUDA driver " + cuda_driver->to_string();
+  if (gpus.empty()) {
+    out += ", no GPU";
+  } else {
+    for (const auto& gpu : gpus) out += ", " + gpu.name();
+  }
+  return out;
+}
+
+TargetFacts resolve_target(const TargetOverrides& overrides,
+                           const std::optional<std::string>& profile_python) {
+  TargetFacts facts;
+  const std::string python_text = overrides.python.value_or(profile_python.value_or("3.8"));
+  core::Version python = parse_or_throw(python_text, "python version", "3.8");
+  if (python.release().size() < 2 || python.is_prerelease() || python.has_local()) {
+    throw Error(ExitCode::bad_input, "invalid python version `" + python_text + "`",
+                "give major.minor, such as `3.8`, or a full release such as `3.8.18`");
+  }
+  facts.python_minor =
+      std::to_string(python.release()[0]) + "." + std::to_string(python.release()[1]);
+  if (python.release().size() == 2) {
+    const auto& table = final_patch_releases();
+    const auto known = table.find(facts.python_minor);
+    python = parse_or_throw(known != table.end() ? known->second : facts.python_minor + ".0",
+                            "python version", "3.8");
+  }
+  facts.python = python;
+
+  if (overrides.cuda_driver) {
+    facts.cuda_driver = parse_or_throw(*overrides.cuda_driver, "CUDA driver version", "12.2");
+  }
+  for (const auto& text : overrides.gpus) {
+    const auto arch = parse_gpu_arch(text);
+    if (!arch) {
+      throw Error(ExitCode::bad_input, "invalid GPU architecture `" + text + "`",
+                  "give a compute capability such as `sm_86` or `8.6`");
+    }
+    facts.gpus.push_back(*arch);
+  }
+  std::sort(facts.gpus.begin(), facts.gpus.end());
+  facts.gpus.erase(std::unique(facts.gpus.begin(), facts.gpus.end()), facts.gpus.end());
+  if (!facts.gpus.empty() && !facts.cuda_driver) {
+    throw Error(ExitCode::bad_input, "a GPU target needs the driver's CUDA version",
+                "add `--cuda-driver X.Y` (what `nvidia-smi` prints as \"CUDA Version\")");
+  }
+
+  facts.platform = overrides.platform.value_or("linux_x86_64");
+  if (facts.platform != "linux_x86_64" && facts.platform != "linux_aarch64") {
+    throw Error(ExitCode::bad_input, "unsupported platform `" + facts.platform + "`",
+                "bevenv locks for `linux_x86_64` or `linux_aarch64`");
+  }
+  facts.glibc = parse_or_throw(overrides.glibc.value_or("2.31"), "glibc version", "2.31");
+  return facts;
+}
+
+}  // namespace bevenv::app
