@@ -1,0 +1,113 @@
+#include "bevenv/lockfiles/model.hpp"
+
+#include <algorithm>
+#include <array>
+#include <charconv>
+#include <tuple>
+#include <utility>
+
+#include "bevenv/core/name.hpp"
+
+namespace bevenv::lockfiles {
+namespace {
+
+constexpr std::array<std::pair<SourceKind, std::string_view>, 4> kSourceKinds{{
+    {SourceKind::index, "index"},
+    {SourceKind::find_links, "find-links"},
+    {SourceKind::path, "path"},
+    {SourceKind::pypi, "pypi"},
+}};
+
+constexpr std::array<std::pair<ReasonKind, std::string_view>, 5> kReasonKinds{{
+    {ReasonKind::requested, "requested"},
+    {ReasonKind::required_by, "required-by"},
+    {ReasonKind::rule, "rule"},
+    {ReasonKind::preferred, "preferred"},
+    {ReasonKind::observed, "observed"},
+}};
+
+// `sm_86` -> (86, ""), `sm_90a` -> (90, "a"): sorting by number keeps sm_100 after sm_90.
+std::pair<unsigned long, std::string_view> gpu_key(std::string_view gpu) {
+  std::string_view digits = gpu.substr(std::min<std::size_t>(3, gpu.size()));
+  unsigned long number = 0;
+  const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), number);
+  if (ec != std::errc{}) return {0, gpu};
+  return {number, digits.substr(static_cast<std::size_t>(end - digits.data()))};
+}
+
+void sort_names(std::vector<std::string>& names) {
+  std::stable_sort(names.begin(), names.end(), [](const std::string& a, const std::string& b) {
+    return std::pair(core::normalize_name(a), a) < std::pair(core::normalize_name(b), b);
+  });
+  names.erase(std::unique(names.begin(), names.end()), names.end());
+}
+
+}  // namespace
+
+std::string_view to_string(SourceKind kind) {
+  for (const auto& [k, text] : kSourceKinds)
+    if (k == kind) return text;
+  return "pypi";
+}
+
+std::optional<SourceKind> source_kind_from_string(std::string_view text) {
+  for (const auto& [k, name] : kSourceKinds)
+    if (name == text) return k;
+  return std::nullopt;
+}
+
+std::string_view to_string(ReasonKind kind) {
+  for (const auto& [k, text] : kReasonKinds)
+    if (k == kind) return text;
+  return "requested";
+}
+
+std::optional<ReasonKind> reason_kind_from_string(std::string_view text) {
+  for (const auto& [k, name] : kReasonKinds)
+    if (name == text) return k;
+  return std::nullopt;
+}
+
+const Package* Lockfile::find_package(std::string_view name) const {
+  const std::string wanted = core::normalize_name(name);
+  for (const Package& p : packages)
+    if (core::normalize_name(p.name) == wanted) return &p;
+  return nullptr;
+}
+
+const AppliedRule* Lockfile::find_rule(std::string_view id) const {
+  for (const AppliedRule& r : rules_applied)
+    if (r.id == id) return &r;
+  return nullptr;
+}
+
+void canonicalize(Lockfile& lock) {
+  std::vector<std::string>& gpus = lock.target.gpus;
+  std::sort(gpus.begin(), gpus.end(), [](const std::string& a, const std::string& b) {
+    return std::tuple(gpu_key(a), a) < std::tuple(gpu_key(b), b);
+  });
+  gpus.erase(std::unique(gpus.begin(), gpus.end()), gpus.end());
+
+  for (Package& p : lock.packages) {
+    sort_names(p.dependencies);
+    std::stable_sort(p.artifacts.begin(), p.artifacts.end(),
+                     [](const Artifact& a, const Artifact& b) {
+                       return std::tie(a.filename, a.url) < std::tie(b.filename, b.url);
+                     });
+  }
+  std::stable_sort(lock.packages.begin(), lock.packages.end(),
+                   [](const Package& a, const Package& b) {
+                     return std::pair(core::normalize_name(a.name), a.name) <
+                            std::pair(core::normalize_name(b.name), b.name);
+                   });
+  for (BuildStep& b : lock.builds) sort_names(b.after);
+  std::stable_sort(lock.rules_applied.begin(), lock.rules_applied.end(),
+                   [](const AppliedRule& a, const AppliedRule& b) { return a.id < b.id; });
+}
+
+Lockfile canonical(Lockfile lock) {
+  canonicalize(lock);
+  return lock;
+}
+
+}  // namespace bevenv::lockfiles

@@ -1,0 +1,17 @@
+#pragma once
+// Spelling of TOML scalars for the canonical writer: we print TOML ourselves so that the byte
+// layout of a lockfile is ours to fix, not a library's.
+#include <string>
+#include <string_view>
+
+namespace bevenv::lockfiles::detail {
+
+// A TOML basic string with its quotes: `"`, `\` and control characters escaped, other UTF-8
+// kept as is. Throws core::Error (failure) when `text` is not valid UTF-8, naming `field`.
+std::string toml_string(std::string_view text, std::string_view field);
+// A key: bare when it is only ASCII letters, digits, `-` and `_`; quoted otherwise.
+std::string toml_key(std::string_view key, std::string_view field);
+// Whether `text` is well-formed UTF-8 without surrogates or overlong forms.
+bool is_valid_utf8(std::string_view text);
+
+}  // namespace bevenv::lockfiles::detail

@@ -1,0 +1,229 @@
+// Semantic checks shared by the writer (a model that breaks them is a bug in the caller) and
+// the reader (a file that breaks them was edited by hand or is damaged).
+#include <algorithm>
+#include <set>
+#include <string>
+
+#include "bevenv/core/marker.hpp"
+#include "bevenv/core/name.hpp"
+#include "bevenv/core/version.hpp"
+#include "bevenv/lockfiles/model.hpp"
+
+namespace bevenv::lockfiles {
+namespace {
+
+bool is_digit(char c) { return c >= '0' && c <= '9'; }
+bool is_lower_hex(char c) { return is_digit(c) || (c >= 'a' && c <= 'f'); }
+bool is_alpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
+
+bool is_hex64(std::string_view s) {
+  return s.size() == 64 && std::all_of(s.begin(), s.end(), is_lower_hex);
+}
+
+bool is_digits(std::string_view s) {
+  return !s.empty() && std::all_of(s.begin(), s.end(), is_digit);
+}
+
+// `11.3`, `12.2`, `2.31`: two dot-separated numbers.
+bool is_major_minor(std::string_view s) {
+  const std::size_t dot = s.find('.');
+  return dot != std::string_view::npos && is_digits(s.substr(0, dot)) &&
+         is_digits(s.substr(dot + 1));
+}
+
+// `sm_86`, `sm_90a`.
+bool is_gpu_arch(std::string_view s) {
+  if (s.substr(0, 3) != "sm_") return false;
+  std::string_view rest = s.substr(3);
+  if (!rest.empty() && is_alpha(rest.back())) rest.remove_suffix(1);
+  return is_digits(rest);
+}
+
+bool is_env_name(std::string_view s) {
+  if (s.empty() || is_digit(s.front())) return false;
+  return std::all_of(s.begin(), s.end(),
+                     [](char c) { return is_alpha(c) || is_digit(c) || c == '_'; });
+}
+
+std::string quoted(std::string_view s) { return "`" + std::string(s) + "`"; }
+
+class Checker {
+ public:
+  explicit Checker(const Lockfile& lock) : lock_(lock) {
+    for (const Package& p : lock.packages) package_names_.insert(core::normalize_name(p.name));
+  }
+
+  std::vector<Problem> run() {
+    check_header();
+    check_target();
+    check_environment();
+    for (std::size_t i = 0; i < lock_.packages.size(); ++i) check_package(i);
+    for (std::size_t i = 0; i < lock_.builds.size(); ++i) check_build(i);
+    for (std::size_t i = 0; i < lock_.rules_applied.size(); ++i) check_rule(i);
+    return std::move(problems_);
+  }
+
+ private:
+  void add(std::string field, std::string message) {
+    problems_.push_back(Problem{std::move(field), std::move(message)});
+  }
+  void require_text(const std::string& field, const std::string& value) {
+    if (value.empty()) add(field, "expected a non-empty string");
+  }
+  void require_sha256_digest(const std::string& field, const std::string& value) {
+    if (value.substr(0, 7) != "sha256:" || !is_hex64(std::string_view(value).substr(7)))
+      add(field, "expected `sha256:` and 64 lower-case hex digits, found " + quoted(value));
+  }
+  void require_major_minor(const std::string& field, const std::string& value) {
+    if (!value.empty() && !is_major_minor(value))
+      add(field, "expected a version like `12.2`, found " + quoted(value));
+  }
+  void require_canonical_version(const std::string& field, const std::string& value) {
+    const auto parsed = core::Version::parse(value);
+    if (!parsed) {
+      add(field, "expected a PEP 440 version, found " + quoted(value) + " (" +
+                     parsed.error().to_string() + ")");
+    } else if (parsed->to_string() != value) {
+      add(field, "expected the canonical version " + quoted(parsed->to_string()) + ", found " +
+                     quoted(value));
+    }
+  }
+  void require_known_package(const std::string& field, const std::string& name) {
+    if (!core::is_valid_name(name))
+      add(field, "expected a package name, found " + quoted(name));
+    else if (package_names_.count(core::normalize_name(name)) == 0)
+      add(field, "names package " + quoted(name) + ", which is not in the lockfile");
+  }
+  void require_env_names(const std::string& field, const std::map<std::string, std::string>& env) {
+    for (const auto& [key, value] : env)
+      if (!is_env_name(key))
+        add(field, "expected environment variable names, found " + quoted(key));
+  }
+
+  void check_header() {
+    if (lock_.schema_version != kSchemaVersion)
+      add("schema_version", "expected " + std::to_string(kSchemaVersion) + ", found " +
+                                std::to_string(lock_.schema_version));
+    require_text("generator", lock_.generator);
+    require_text("matrix_version", lock_.matrix_version);
+    require_sha256_digest("input_hash", lock_.input_hash);
+  }
+
+  void check_target() {
+    const Target& t = lock_.target;
+    require_canonical_version("target.python", t.python);
+    require_text("target.platform", t.platform);
+    require_major_minor("target.glibc", t.glibc);
+    require_major_minor("target.cuda_driver", t.cuda_driver);
+    for (std::size_t i = 0; i < t.gpus.size(); ++i)
+      if (!is_gpu_arch(t.gpus[i]))
+        add("target.gpus[" + std::to_string(i) + "]",
+            "expected an architecture like `sm_86`, found " + quoted(t.gpus[i]));
+  }
+
+  void check_environment() {
+    const Environment& e = lock_.environment;
+    require_major_minor("environment.cuda", e.cuda);
+    if (e.base_image.digest) {
+      require_text("environment.base_image.tag", e.base_image.tag);
+      require_sha256_digest("environment.base_image.digest", *e.base_image.digest);
+    }
+    require_env_names("environment.variables", e.variables);
+  }
+
+  void check_package(std::size_t index) {
+    const Package& p = lock_.packages[index];
+    const std::string at = "package[" + std::to_string(index) + "]";
+    if (!core::is_valid_name(p.name)) {
+      add(at + ".name", "expected a package name, found " + quoted(p.name));
+    } else if (!seen_packages_.insert(core::normalize_name(p.name)).second) {
+      add(at + ".name", "package " + quoted(p.name) + " appears more than once");
+    }
+    require_canonical_version(at + ".version", p.version);
+    if (!p.variant.empty() && !std::all_of(p.variant.begin(), p.variant.end(), [](char c) {
+          return is_alpha(c) || is_digit(c) || c == '.' || c == '_';
+        }))
+      add(at + ".variant",
+          "expected letters, digits, `.` or `_` (like `cu113`), found " + quoted(p.variant));
+    require_text(at + ".source.url", p.source.url);
+    for (std::size_t i = 0; i < p.artifacts.size(); ++i) {
+      const Artifact& a = p.artifacts[i];
+      const std::string aat = at + ".artifacts[" + std::to_string(i) + "]";
+      require_text(aat + ".url", a.url);
+      if (a.filename.empty() || a.filename.find('/') != std::string::npos)
+        add(aat + ".filename", "expected a file name without `/`, found " + quoted(a.filename));
+      if (a.sha256 && !is_hex64(*a.sha256))
+        add(aat + ".sha256", "expected 64 lower-case hex digits, found " + quoted(*a.sha256));
+    }
+    std::set<std::string> deps;
+    for (std::size_t i = 0; i < p.dependencies.size(); ++i) {
+      const std::string& dep = p.dependencies[i];
+      const std::string dat = at + ".dependencies[" + std::to_string(i) + "]";
+      require_known_package(dat, dep);
+      if (core::normalize_name(dep) == core::normalize_name(p.name))
+        add(dat, "package " + quoted(p.name) + " cannot depend on itself");
+      else if (!deps.insert(core::normalize_name(dep)).second)
+        add(dat, "dependency " + quoted(dep) + " is listed more than once");
+    }
+    for (std::size_t i = 0; i < p.why.size(); ++i)
+      check_reason(at + ".why[" + std::to_string(i) + "]", p.why[i]);
+    if (p.markers) {
+      const auto marker = core::Marker::parse(*p.markers);
+      if (!marker) add(at + ".markers", "expected a PEP 508 marker: " + marker.error().to_string());
+    }
+  }
+
+  void check_reason(const std::string& at, const Reason& r) {
+    require_text(at + ".text", r.text);
+    if (r.kind == ReasonKind::required_by) {
+      if (!r.package) add(at, "a `required-by` reason needs `package`");
+    }
+    if (r.package) require_known_package(at + ".package", *r.package);
+    if (r.kind == ReasonKind::rule && !r.rule_id) add(at, "a `rule` reason needs `rule_id`");
+    if (r.rule_id && lock_.find_rule(*r.rule_id) == nullptr)
+      add(at + ".rule_id", "names rule " + quoted(*r.rule_id) + ", which is not in `rule`");
+    if (r.source) require_text(at + ".source", *r.source);
+  }
+
+  void check_build(std::size_t index) {
+    const BuildStep& b = lock_.builds[index];
+    const std::string at = "build[" + std::to_string(index) + "]";
+    require_text(at + ".name", b.name);
+    if (!b.name.empty() && !seen_builds_.insert(b.name).second)
+      add(at + ".name", "build " + quoted(b.name) + " appears more than once");
+    for (std::size_t i = 0; i < b.after.size(); ++i)
+      require_known_package(at + ".after[" + std::to_string(i) + "]", b.after[i]);
+    if (b.working_dir) require_text(at + ".working_dir", *b.working_dir);
+    require_env_names(at + ".env", b.env);
+    if (b.commands.empty()) add(at + ".commands", "expected at least one command");
+    for (std::size_t i = 0; i < b.commands.size(); ++i)
+      require_text(at + ".commands[" + std::to_string(i) + "]", b.commands[i]);
+  }
+
+  void check_rule(std::size_t index) {
+    const AppliedRule& r = lock_.rules_applied[index];
+    const std::string at = "rule[" + std::to_string(index) + "]";
+    require_text(at + ".id", r.id);
+    if (!r.id.empty() && !seen_rules_.insert(r.id).second)
+      add(at + ".id", "rule " + quoted(r.id) + " appears more than once");
+    if (!r.failure.empty() && !(r.failure.size() > 1 && r.failure[0] == 'F' &&
+                                is_digits(std::string_view(r.failure).substr(1))))
+      add(at + ".failure", "expected a failure id like `F2`, found " + quoted(r.failure));
+    require_text(at + ".effect", r.effect);
+    if (r.symptom) require_text(at + ".symptom", *r.symptom);
+    require_text(at + ".source", r.source);
+  }
+
+  const Lockfile& lock_;
+  std::set<std::string> package_names_;
+  std::set<std::string> seen_packages_;
+  std::set<std::string> seen_builds_;
+  std::set<std::string> seen_rules_;
+  std::vector<Problem> problems_;
+};
+
+}  // namespace
+
+std::vector<Problem> validate(const Lockfile& lock) { return Checker(lock).run(); }
+
+}  // namespace bevenv::lockfiles

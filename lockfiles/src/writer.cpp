@@ -1,0 +1,223 @@
+#include "bevenv/lockfiles/writer.hpp"
+
+#include <string_view>
+#include <vector>
+
+#include "bevenv/core/error.hpp"
+#include "bevenv/core/fs.hpp"
+#include "toml_text.hpp"
+
+namespace bevenv::lockfiles {
+namespace {
+
+using detail::toml_key;
+using detail::toml_string;
+
+// Arrays that fit on one line stay on one line; longer ones get one element per line so that
+// a change to one element is a one-line diff.
+constexpr std::size_t kLineLimit = 100;
+
+class TomlWriter {
+ public:
+  std::string take() { return std::move(out_); }
+
+  void comment(std::string_view text) { out_.append("# ").append(text).append("\n"); }
+  void blank() { out_ += '\n'; }
+  void header(std::string_view name) { out_.append("[").append(name).append("]\n"); }
+  void array_header(std::string_view name) { out_.append("[[").append(name).append("]]\n"); }
+
+  void string(std::string_view key, std::string_view value, std::string_view field) {
+    out_.append(key).append(" = ").append(toml_string(value, field)).append("\n");
+  }
+  void optional_string(std::string_view key, std::string_view value, std::string_view field) {
+    if (!value.empty()) string(key, value, field);
+  }
+  void integer(std::string_view key, long long value) { raw(key, std::to_string(value)); }
+  void raw(std::string_view key, std::string_view value) {
+    out_.append(key).append(" = ").append(value).append("\n");
+  }
+  void string_array(std::string_view key, const std::vector<std::string>& values,
+                    std::string_view field) {
+    if (values.empty()) return;
+    std::string one_line = std::string(key) + " = [";
+    for (std::size_t i = 0; i < values.size(); ++i) {
+      if (i > 0) one_line += ", ";
+      one_line += toml_string(values[i], field);
+    }
+    one_line += "]";
+    if (one_line.size() <= kLineLimit) {
+      out_.append(one_line).append("\n");
+      return;
+    }
+    std::vector<std::string> items;
+    for (const std::string& v : values) items.push_back(toml_string(v, field));
+    multiline_array(key, items);
+  }
+  // Items are already TOML values (strings or inline tables).
+  void multiline_array(std::string_view key, const std::vector<std::string>& items) {
+    if (items.empty()) return;
+    out_.append(key).append(" = [\n");
+    for (const std::string& item : items) out_.append("  ").append(item).append(",\n");
+    out_.append("]\n");
+  }
+  void key_values(const std::map<std::string, std::string>& map, std::string_view field) {
+    for (const auto& [k, v] : map) string(toml_key(k, field), v, field);
+  }
+
+ private:
+  std::string out_;
+};
+
+// `{ a = "x", b = 1 }`, built field by field in a fixed order.
+class InlineTable {
+ public:
+  InlineTable& string(std::string_view key, std::string_view value, std::string_view field) {
+    return raw(key, toml_string(value, field));
+  }
+  InlineTable& raw(std::string_view key, std::string_view value) {
+    text_.append(text_.empty() ? "{ " : ", ").append(key).append(" = ").append(value);
+    return *this;
+  }
+  std::string str() const { return text_ + " }"; }
+
+ private:
+  std::string text_;
+};
+
+void write_target(TomlWriter& w, const Target& t) {
+  w.header("target");
+  w.string("python", t.python, "target.python");
+  w.string("platform", t.platform, "target.platform");
+  w.optional_string("glibc", t.glibc, "target.glibc");
+  w.optional_string("cuda_driver", t.cuda_driver, "target.cuda_driver");
+  w.string_array("gpus", t.gpus, "target.gpus");
+}
+
+void write_environment(TomlWriter& w, const Environment& e) {
+  w.blank();
+  w.header("environment");
+  w.optional_string("cuda", e.cuda, "environment.cuda");
+  if (!e.base_image.tag.empty()) {
+    InlineTable image;
+    image.string("tag", e.base_image.tag, "environment.base_image.tag");
+    if (e.base_image.digest)
+      image.string("digest", *e.base_image.digest, "environment.base_image.digest");
+    w.raw("base_image", image.str());
+  }
+  w.optional_string("torch_cuda_arch_list", e.torch_cuda_arch_list,
+                    "environment.torch_cuda_arch_list");
+  if (!e.variables.empty()) {
+    w.blank();
+    w.header("environment.variables");
+    w.key_values(e.variables, "environment.variables");
+  }
+}
+
+std::string artifact_table(const Artifact& a, const std::string& field) {
+  InlineTable t;
+  t.string("filename", a.filename, field + ".filename");
+  t.string("url", a.url, field + ".url");
+  if (a.sha256) t.string("sha256", *a.sha256, field + ".sha256");
+  if (a.size) t.raw("size", std::to_string(*a.size));
+  return t.str();
+}
+
+std::string reason_table(const Reason& r, const std::string& field) {
+  InlineTable t;
+  t.raw("kind", toml_string(to_string(r.kind), field));
+  t.string("text", r.text, field + ".text");
+  if (r.package) t.string("package", *r.package, field + ".package");
+  if (r.rule_id) t.string("rule_id", *r.rule_id, field + ".rule_id");
+  if (r.source) t.string("source", *r.source, field + ".source");
+  return t.str();
+}
+
+void write_package(TomlWriter& w, const Package& p, const std::string& at) {
+  w.blank();
+  w.array_header("package");
+  w.string("name", p.name, at + ".name");
+  w.string("version", p.version, at + ".version");
+  w.optional_string("variant", p.variant, at + ".variant");
+  InlineTable source;
+  source.raw("kind", toml_string(to_string(p.source.kind), at));
+  source.string("url", p.source.url, at + ".source.url");
+  w.raw("source", source.str());
+  if (p.markers) w.string("markers", *p.markers, at + ".markers");
+  w.string_array("dependencies", p.dependencies, at + ".dependencies");
+  std::vector<std::string> items;
+  for (std::size_t i = 0; i < p.artifacts.size(); ++i)
+    items.push_back(artifact_table(p.artifacts[i], at + ".artifacts[" + std::to_string(i) + "]"));
+  w.multiline_array("artifacts", items);
+  items.clear();
+  for (std::size_t i = 0; i < p.why.size(); ++i)
+    items.push_back(reason_table(p.why[i], at + ".why[" + std::to_string(i) + "]"));
+  w.multiline_array("why", items);
+}
+
+void write_build(TomlWriter& w, const BuildStep& b, const std::string& at) {
+  w.blank();
+  w.array_header("build");
+  w.string("name", b.name, at + ".name");
+  w.string_array("after", b.after, at + ".after");
+  if (b.working_dir) w.string("working_dir", *b.working_dir, at + ".working_dir");
+  w.optional_string("cuda_arch_list", b.cuda_arch_list, at + ".cuda_arch_list");
+  std::vector<std::string> commands;
+  for (const std::string& c : b.commands) commands.push_back(toml_string(c, at + ".commands"));
+  w.multiline_array("commands", commands);
+  if (!b.env.empty()) {
+    // A sub-table header after `[[build]]` belongs to the build element just opened.
+    w.blank();
+    w.header("build.env");
+    w.key_values(b.env, at + ".env");
+  }
+}
+
+void write_rule(TomlWriter& w, const AppliedRule& r, const std::string& at) {
+  w.blank();
+  w.array_header("rule");
+  w.string("id", r.id, at + ".id");
+  w.optional_string("failure", r.failure, at + ".failure");
+  w.string("effect", r.effect, at + ".effect");
+  if (r.symptom) w.string("symptom", *r.symptom, at + ".symptom");
+  w.string("source", r.source, at + ".source");
+}
+
+}  // namespace
+
+std::string to_toml(const Lockfile& model) {
+  const Lockfile lock = canonical(model);
+  const std::vector<Problem> problems = validate(lock);
+  if (!problems.empty()) {
+    std::vector<std::string> causes;
+    for (const Problem& p : problems) causes.push_back("`" + p.field + "`: " + p.message);
+    throw core::Error(core::ExitCode::failure,
+                      "internal error: the lockfile model is inconsistent (" +
+                          std::to_string(problems.size()) + " problem" +
+                          (problems.size() == 1 ? "" : "s") + ")",
+                      "report this as a bug in bevenv", std::move(causes));
+  }
+  TomlWriter w;
+  w.comment("This file is generated by bevenv; do not edit it by hand.");
+  w.comment("Regenerate it with `bevenv lock`; `bevenv lock --check` tells whether it is current.");
+  w.integer("schema_version", lock.schema_version);
+  w.string("generator", lock.generator, "generator");
+  w.string("matrix_version", lock.matrix_version, "matrix_version");
+  w.string("input_hash", lock.input_hash, "input_hash");
+  w.optional_string("profile", lock.profile, "profile");
+  w.blank();
+  write_target(w, lock.target);
+  write_environment(w, lock.environment);
+  for (std::size_t i = 0; i < lock.packages.size(); ++i)
+    write_package(w, lock.packages[i], "package[" + std::to_string(i) + "]");
+  for (std::size_t i = 0; i < lock.builds.size(); ++i)
+    write_build(w, lock.builds[i], "build[" + std::to_string(i) + "]");
+  for (std::size_t i = 0; i < lock.rules_applied.size(); ++i)
+    write_rule(w, lock.rules_applied[i], "rule[" + std::to_string(i) + "]");
+  return w.take();
+}
+
+void write_lockfile(const std::filesystem::path& path, const Lockfile& lock) {
+  core::write_file_atomic(path, to_toml(lock));
+}
+
+}  // namespace bevenv::lockfiles
