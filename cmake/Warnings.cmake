@@ -3,7 +3,7 @@ add_library(bevenv_warnings INTERFACE)
 target_compile_options(bevenv_warnings INTERFACE
   -Wall -Wextra -Wpedantic -Wshadow -Wnon-virtual-dtor -Wold-style-cast
   -Wcast-align -Woverloaded-virtual -Wconversion -Wsign-conversion
-  -Wnull-dereference -Wdouble-promotion -Wformat=2 -Wimplicit-fallthrough)
+  -Wdouble-promotion -Wformat=2 -Wimplicit-fallthrough)
 if(BEVENV_WERROR)
   target_compile_options(bevenv_warnings INTERFACE -Werror)
 endif()

@@ -6,6 +6,7 @@
 #include <string>
 #include <string_view>
 
+#include "bevenv/core/error.hpp"
 #include "bevenv/core/expected.hpp"
 
 namespace bevenv::core {

@@ -1,0 +1,51 @@
+#pragma once
+// The findings catalogue: turns a bevenv-probe report (plus what the lockfile and profile
+// expect) into doctor's verdicts. A pure function: no I/O, so every rule is unit-testable
+// on synthetic reports.
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace bevenv::probes {
+
+enum class Severity { ok, warning, problem };
+
+std::string_view to_string(Severity severity);
+
+struct Finding {
+  std::string check;  // stable id: "driver-cuda", "gpu-arch", "F3", ...
+  Severity severity = Severity::ok;
+  std::string title;          // one line: what is true on this host
+  std::string fix;            // one line: what to do; empty when nothing needs doing
+  std::string detail;         // the evidence behind it (exception text, error name), for -v
+  std::string field_failure;  // "F10" etc. when the finding is a known field failure
+};
+
+struct Expectations {
+  std::optional<std::string> cuda_version;  // the locked CUDA build, "11.3"
+  // Architectures the stack's own compiled ops carry, TORCH_CUDA_ARCH_LIST style ("8.6",
+  // "8.0+PTX") or nvcc style ("sm_86", "compute_80").
+  std::vector<std::string> target_archs;
+  std::optional<double> gpu_memory_gib;   // what the profile says training needs per GPU
+  std::optional<int> dataloader_workers;  // DataLoader workers per process
+  std::optional<int> processes_per_node;  // DDP processes sharing /dev/shm (default 1)
+  bool multi_node = false;                // memlock matters for RDMA across nodes
+};
+
+// Every applicable check yields one finding (ok ones included, so doctor can print the
+// passing lines too); checks whose probe did not run yield nothing.
+std::vector<Finding> evaluate(const nlohmann::json& report, const Expectations& expectations = {});
+
+nlohmann::json to_json(const Finding& finding);
+
+// The minimum Linux driver for a CUDA toolkit release ("11.3" -> "465.19.01"); nullopt when
+// the release is not in the table.
+std::optional<std::string> minimum_driver_for_cuda(const std::string& cuda_version);
+
+// How a GPU of compute capability `sm` (e.g. "sm_90" or "9.0") is served by a list of
+// compiled architectures: SASS that runs natively, PTX the driver must JIT, or nothing.
+enum class ArchSupport { sass, ptx_jit, none };
+ArchSupport arch_support(const std::string& sm, const std::vector<std::string>& compiled_archs);
+
+}  // namespace bevenv::probes

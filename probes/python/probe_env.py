@@ -1,0 +1,346 @@
+"""bevenv's Python environment probe.
+
+Runs inside the interpreter under inspection (bevenv-probe embeds this file and runs it with
+`python -c`; `python3 probe_env.py` works too) and prints one JSON object on stdout:
+the interpreter, its installed distributions, torch's CUDA build and architectures, and
+behaviour checks for known field failures (F1-F5). Each check is isolated: a failing import
+is evidence, never the end of the script. Keeps to Python 3.6 syntax on purpose.
+"""
+import json
+import os
+import sys
+import time
+import traceback
+
+REPORT_FD = os.dup(1)
+# Imports may print (C extensions included); keep stdout for the report alone.
+os.dup2(2, 1)
+sys.stdout = sys.stderr
+
+
+def arg_value(flag, default):
+    if flag in sys.argv:
+        index = sys.argv.index(flag)
+        if index + 1 < len(sys.argv):
+            return sys.argv[index + 1]
+    return default
+
+
+TIMEOUT_S = float(arg_value("--timeout", "30"))
+
+
+def evidence_of(error):
+    return "%s: %s" % (type(error).__name__, error)
+
+
+def module_exists(name):
+    try:
+        import importlib.util
+        return importlib.util.find_spec(name) is not None
+    except Exception:  # a broken parent package is "not importable" here
+        return False
+
+
+def site_dirs():
+    dirs = []
+    try:
+        import sysconfig
+        for key in ("purelib", "platlib"):
+            path = sysconfig.get_paths().get(key)
+            if path and path not in dirs:
+                dirs.append(path)
+    except Exception:
+        pass
+    try:
+        import site
+        for path in site.getsitepackages():
+            if path not in dirs:
+                dirs.append(path)
+    except Exception:
+        pass
+    return [d for d in dirs if os.path.isdir(d)]
+
+
+def nvidia_lib_dirs(sites):
+    """The nvidia-* wheels' shared library folders (nvidia/<component>/lib, nvidia/cu13/lib)."""
+    found = []
+    for site_dir in sites:
+        root = os.path.join(site_dir, "nvidia")
+        if not os.path.isdir(root):
+            continue
+        for component in sorted(os.listdir(root)):
+            lib = os.path.join(root, component, "lib")
+            if os.path.isdir(lib) and lib not in found:
+                found.append(lib)
+    return found
+
+
+def interpreter_info():
+    return {
+        "executable": sys.executable,
+        "version": "%d.%d.%d" % sys.version_info[:3],
+        "implementation": sys.implementation.name,
+        "prefix": sys.prefix,
+        "base_prefix": getattr(sys, "base_prefix", sys.prefix),
+        "in_venv": sys.prefix != getattr(sys, "base_prefix", sys.prefix),
+    }
+
+
+def distributions():
+    found = []
+    try:
+        import importlib.metadata as metadata
+        for dist in metadata.distributions():
+            name = dist.metadata["Name"]
+            if name:
+                found.append({"name": name, "version": dist.version})
+    except ImportError:  # Python < 3.8
+        import pkg_resources
+        for dist in pkg_resources.working_set:
+            found.append({"name": dist.project_name, "version": dist.version})
+    found.sort(key=lambda d: (d["name"].lower().replace("_", "-"), d["version"]))
+    return found
+
+
+def installed_names(dists):
+    names = {}
+    for dist in dists:
+        key = dist["name"].lower().replace("_", "-").replace(".", "-")
+        names.setdefault(key, []).append(dist["version"])
+    return names
+
+
+def torch_info():
+    if not module_exists("torch"):
+        return {"status": "missing"}
+    out = {"status": "ok"}
+    try:
+        import torch
+        out["version"] = torch.__version__
+        out["file"] = torch.__file__
+        out["cuda"] = getattr(torch.version, "cuda", None)
+        # _cuda_getArchFlags needs no CUDA initialisation, unlike get_arch_list().
+        flags = None
+        get_flags = getattr(torch._C, "_cuda_getArchFlags", None)
+        if get_flags is not None:
+            flags = get_flags()
+        out["arch_flags"] = flags
+        out["arch_list"] = flags.split() if flags else []
+        try:
+            out["cudnn"] = torch.backends.cudnn.version()
+        except Exception as error:
+            out["cudnn_error"] = evidence_of(error)
+        available = torch.cuda.is_available()
+        out["cuda_available"] = available
+        if available:
+            if not out["arch_list"]:
+                out["arch_list"] = torch.cuda.get_arch_list()
+            devices = []
+            for index in range(torch.cuda.device_count()):
+                major, minor = torch.cuda.get_device_capability(index)
+                devices.append({"index": index, "name": torch.cuda.get_device_name(index),
+                                "capability": "%d.%d" % (major, minor)})
+            out["devices"] = devices
+    except Exception as error:
+        out["status"] = "problem"
+        out["evidence"] = evidence_of(error)
+    return out
+
+
+def run_check(check_id, title, function):
+    start = time.time()
+    result = {"id": check_id, "title": title}
+    try:
+        status, evidence, detail = function()
+    except Exception as error:
+        status, evidence, detail = "problem", evidence_of(error), {
+            "traceback": traceback.format_exc(limit=6)}
+    result["status"] = status
+    result["evidence"] = evidence
+    if detail:
+        result["detail"] = detail
+    result["duration_ms"] = round((time.time() - start) * 1000.0, 1)
+    return result
+
+
+F2_CODE = """
+import setuptools
+try:
+    from setuptools import distutils
+except ImportError:
+    import distutils
+distutils.version.LooseVersion
+"""
+
+
+def check_distutils_version():
+    """F2: what torch.utils.tensorboard (torch 1.9/1.10) does, in a fresh interpreter so that
+    modules this script imported cannot hide the failure."""
+    if not module_exists("setuptools"):
+        return "skipped", "setuptools is not installed", None
+    import subprocess
+    proc = subprocess.Popen([sys.executable, "-c", F2_CODE], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, universal_newlines=True)
+    try:
+        _, err = proc.communicate(timeout=max(5.0, TIMEOUT_S / 2))
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.communicate()
+        return "problem", "importing setuptools did not finish", None
+    if proc.returncode == 0:
+        return "ok", "distutils.version.LooseVersion is reachable after importing setuptools", None
+    lines = [line for line in err.strip().splitlines() if line.strip()]
+    return "problem", lines[-1] if lines else "exit %d" % proc.returncode, None
+
+
+def check_yapf_verify():
+    """F3: mmcv 1.x's Config.pretty_text calls FormatCode(..., verify=True)."""
+    if not module_exists("yapf"):
+        return "skipped", "yapf is not installed", None
+    from yapf.yapflib.yapf_api import FormatCode
+    try:
+        FormatCode("x=1\n", verify=True)
+    except TypeError as error:
+        return "problem", evidence_of(error), None
+    return "ok", "FormatCode accepts verify=True", None
+
+
+def check_nuscenes_pickle():
+    """F1: DataLoader workers pickle the dataset, which holds nuscenes' DetectionConfig."""
+    if not module_exists("nuscenes"):
+        return "skipped", "nuscenes-devkit is not installed", None
+    import pickle
+    from nuscenes.eval.detection.config import config_factory
+    try:
+        pickle.dumps(config_factory("detection_cvpr_2019"))
+    except TypeError as error:
+        return "problem", evidence_of(error), None
+    return "ok", "DetectionConfig pickles", None
+
+
+def check_torchpack_tqdm():
+    """F4: BEVFusion's tools import torchpack.utils.tqdm."""
+    if not module_exists("torchpack"):
+        return "skipped", "torchpack is not installed", None
+    try:
+        __import__("torchpack.utils.tqdm")
+    except ImportError as error:
+        return "problem", evidence_of(error), None
+    return "ok", "torchpack.utils.tqdm imports", None
+
+
+def check_mmcv_ops():
+    """mmcv's compiled ops: missing with the ops-free mmcv (1.x `mmcv`, 2.x `mmcv-lite`)."""
+    if not module_exists("mmcv"):
+        return "skipped", "mmcv is not installed", None
+    try:
+        __import__("mmcv._ext")
+    except ImportError as error:
+        return "problem", evidence_of(error), None
+    return "ok", "mmcv._ext imports", None
+
+
+def compiled_op_packages(package_dir):
+    """Op subpackages that carry CUDA/C++ sources or built extensions."""
+    ops = []
+    ops_dir = os.path.join(package_dir, "ops")
+    if not os.path.isdir(ops_dir):
+        return ops
+    for name in sorted(os.listdir(ops_dir)):
+        path = os.path.join(ops_dir, name)
+        if not os.path.isfile(os.path.join(path, "__init__.py")):
+            continue
+        files = []
+        for _, _, names in os.walk(path):
+            files.extend(names)
+        if any(f.endswith((".cu", ".cpp", ".so")) for f in files):
+            ops.append(name)
+    return ops
+
+
+def check_mmdet3d_ops():
+    """F5: BEVFusion's (and mmdet3d 0.x's) compiled ops, each imported on its own."""
+    if not module_exists("mmdet3d"):
+        return "skipped", "mmdet3d is not installed", None
+    import importlib.util
+    spec = importlib.util.find_spec("mmdet3d")
+    locations = list(spec.submodule_search_locations or [])
+    ops = compiled_op_packages(locations[0]) if locations else []
+    if not ops:
+        return "skipped", "mmdet3d has no compiled op packages", None
+    results = []
+    for name in ops:
+        module = "mmdet3d.ops." + name
+        try:
+            __import__(module)
+            results.append({"module": module, "status": "ok"})
+        except Exception as error:
+            results.append({"module": module, "status": "problem", "evidence": evidence_of(error)})
+    failed = [r for r in results if r["status"] != "ok"]
+    if failed:
+        return "problem", "%s: %s" % (failed[0]["module"], failed[0]["evidence"]), {
+            "modules": results}
+    return "ok", "%d op packages import" % len(results), {"modules": results}
+
+
+def check_mmcv_duplicate(names):
+    """Both `mmcv` and `mmcv-full` share the mmcv/ folder; the last one installed wins."""
+    both = "mmcv" in names and "mmcv-full" in names
+    if not both:
+        return lambda: ("ok", "only one of mmcv / mmcv-full is installed", None)
+    evidence = "mmcv %s and mmcv-full %s are both installed" % (
+        names["mmcv"][0], names["mmcv-full"][0])
+    return lambda: ("problem", evidence, None)
+
+
+def shm_info():
+    try:
+        info = os.statvfs("/dev/shm")
+        return {"total_bytes": info.f_blocks * info.f_frsize,
+                "free_bytes": info.f_bavail * info.f_frsize}
+    except OSError as error:
+        return {"error": evidence_of(error)}
+
+
+def main():
+    sites = site_dirs()
+    report = {"status": "ok", "schema": 1, "site_packages": sites,
+              "nvidia_lib_dirs": nvidia_lib_dirs(sites)}
+    if "--paths-only" in sys.argv:
+        return report
+    report["interpreter"] = interpreter_info()
+    try:
+        dists = distributions()
+    except Exception as error:
+        dists = []
+        report["distributions_error"] = evidence_of(error)
+    report["distributions"] = dists
+    names = installed_names(dists)
+    report["torch"] = torch_info()
+    report["shm"] = shm_info()
+    report["checks"] = [
+        run_check("F2", "distutils.version after importing setuptools", check_distutils_version),
+        run_check("F3", "yapf FormatCode(verify=True)", check_yapf_verify),
+        run_check("F1", "nuscenes DetectionConfig pickles", check_nuscenes_pickle),
+        run_check("F4", "torchpack.utils.tqdm imports", check_torchpack_tqdm),
+        run_check("mmcv-ops", "mmcv._ext imports", check_mmcv_ops),
+        run_check("F5", "mmdet3d compiled ops import", check_mmdet3d_ops),
+        run_check("mmcv-duplicate", "mmcv and mmcv-full not both installed",
+                  check_mmcv_duplicate(names)),
+    ]
+    return report
+
+
+def emit(report):
+    data = (json.dumps(report, sort_keys=True, default=str) + "\n").encode("utf-8")
+    while data:
+        written = os.write(REPORT_FD, data)
+        data = data[written:]
+
+
+if __name__ == "__main__":
+    try:
+        emit(main())
+    except BaseException as error:  # the report must come out even when main() fails
+        emit({"status": "error", "error": evidence_of(error),
+              "traceback": traceback.format_exc(limit=8)})

@@ -1,0 +1,283 @@
+// Rules over the driver, NVML, kernel and NCCL sections of a probe report.
+#include <algorithm>
+#include <map>
+
+#include "rules.hpp"
+
+namespace bevenv::probes::rules {
+namespace {
+
+std::string error_text(const json& section) {
+  if (!section.contains("error")) return "";
+  const json& error = section["error"];
+  if (error.is_string()) return error.get<std::string>();
+  if (!error.is_object()) return "";
+  std::string text = error.value("name", "error");
+  if (error.contains("code")) text += " (" + std::to_string(error.value("code", 0)) + ")";
+  if (error.contains("call")) text += " from " + error.value("call", "");
+  return text;
+}
+
+int error_code(const json& section) {
+  if (!section.contains("error") || !section["error"].is_object()) return 0;
+  return section["error"].value("code", 0);
+}
+
+// The fix for a failed cuInit, by CUDA error code.
+std::string cuinit_fix(int code) {
+  switch (code) {
+    case 34:
+      return "`libcuda.so.1` is the toolkit's stub: take `.../lib64/stubs` out of "
+             "`LD_LIBRARY_PATH`";
+    case 35:
+      return "the driver is older than this CUDA runtime: upgrade the NVIDIA driver";
+    case 803:
+      return "driver and kernel module versions differ: reboot (or reload `nvidia`); in a "
+             "container, the host driver must match the mounted `libcuda`";
+    case 804:
+      return "CUDA forward compatibility is not supported on this GPU: use a CUDA build the "
+             "installed driver supports";
+    default:
+      return "check `nvidia-smi` and `dmesg` for Xid errors";
+  }
+}
+
+std::string driver_version_text(const json& report) {
+  if (status_of(report, "nvml") == "ok") return report["nvml"].value("driver_version", "");
+  return "";
+}
+
+void driver_status(const json& report, std::vector<Finding>& out) {
+  const std::string status = status_of(report, "driver");
+  if (status.empty()) return;
+  const json& driver = report["driver"];
+  if (status == "ok") {
+    const std::string version = driver_version_text(report);
+    std::string title = version.empty() ? "driver" : "driver " + version;
+    title += ", supports CUDA ≤ " + driver.value("cuda_version", "?");
+    if (driver.value("cuda_version_overridden", false)) {
+      title += " (overridden; really " + driver.value("real_cuda_version", "?") + ")";
+    }
+    out.push_back(make("driver", Severity::ok, title));
+  } else if (status == "missing") {
+    out.push_back(make("driver", Severity::problem, "no NVIDIA driver: `libcuda.so.1` not found",
+                       "install the NVIDIA driver; in a container run with `--gpus all` "
+                       "(NVIDIA Container Toolkit)",
+                       "", driver.value("error", "")));
+  } else if (status == "no_device") {
+    const std::string visible =
+        report.contains("host")
+            ? report["host"].value("env", json::object()).value("CUDA_VISIBLE_DEVICES", "")
+            : "";
+    out.push_back(make(
+        "driver", Severity::problem, "the driver is loaded but sees no GPU (CUDA_ERROR_NO_DEVICE)",
+        visible.empty() ? "check `nvidia-smi`; in a container pass `--gpus all`"
+                        : "check `nvidia-smi` and `CUDA_VISIBLE_DEVICES` (now `" + visible + "`)",
+        "", error_text(driver)));
+  } else if (status == "timeout" || status == "crashed") {
+    out.push_back(make("driver", Severity::problem,
+                       "the CUDA driver " + std::string(status == "timeout" ? "hung" : "crashed") +
+                           " during initialisation",
+                       "check `nvidia-smi` and `dmesg` for Xid errors", "", error_text(driver)));
+  } else {
+    out.push_back(make("driver", Severity::problem,
+                       "CUDA initialisation failed: " + error_text(driver),
+                       cuinit_fix(error_code(driver)), "", error_text(driver)));
+  }
+}
+
+// Whether the driver can run code built for CUDA `wanted`; `what` names who wants it.
+void cuda_vs_driver(const json& report, const std::string& check, const std::string& what,
+                    const std::string& wanted, std::vector<Finding>& out) {
+  if (!report.contains("driver") || !report["driver"].is_object()) return;
+  const std::string supported = report["driver"].value("cuda_version", "");
+  if (supported.empty()) return;
+  const auto have = major_minor(supported);
+  const auto want = major_minor(wanted);
+  const auto floor = minimum_driver_for_cuda(wanted);
+  const std::string needs = floor ? "driver ≥ " + *floor : "a newer driver";
+  if (want <= have) {
+    out.push_back(
+        make(check, Severity::ok,
+             what + " CUDA " + wanted + " runs on this driver (CUDA ≤ " + supported + ")"));
+    return;
+  }
+  if (want.first == have.first && want.first >= 11) {
+    out.push_back(make(check, Severity::warning,
+                       what + " CUDA " + wanted + " is newer than the driver's CUDA " + supported +
+                           "; it runs only through minor-version compatibility (no PTX JIT)",
+                       "upgrade to " + needs));
+    return;
+  }
+  out.push_back(
+      make(check, Severity::problem,
+           what + " CUDA " + wanted + " needs " + needs + "; this driver supports CUDA ≤ " +
+               supported + " (CUDA_ERROR_INSUFFICIENT_DRIVER at first use)",
+           "upgrade the NVIDIA driver to " + (floor ? *floor : std::string("a newer one")) +
+               " or later, or lock a CUDA " + std::to_string(have.first) + ".x build"));
+}
+
+const json& driver_devices(const json& report) {
+  static const json empty = json::array();
+  if (status_of(report, "driver") != "ok" || !report["driver"].contains("devices")) return empty;
+  return report["driver"]["devices"];
+}
+
+// GPU architectures present: from the driver, else from torch inside the Python probe.
+std::vector<std::string> gpu_sms(const json& report) {
+  std::vector<std::string> sms;
+  auto add = [&](const std::string& sm) {
+    if (!sm.empty() && std::find(sms.begin(), sms.end(), sm) == sms.end()) sms.push_back(sm);
+  };
+  for (const auto& device : driver_devices(report)) add(device.value("sm", ""));
+  if (sms.empty() && status_of(report, "python") == "ok") {
+    const json& torch = report["python"].value("torch", json::object());
+    for (const auto& device : torch.value("devices", json::array())) {
+      const std::string capability = device.value("capability", "");
+      if (capability.size() >= 3)
+        add("sm_" + capability.substr(0, capability.find('.')) +
+            capability.substr(capability.find('.') + 1));
+    }
+  }
+  return sms;
+}
+
+void gpu_summary(const json& report, const Expectations& expectations, std::vector<Finding>& out) {
+  const json& devices = driver_devices(report);
+  if (devices.empty()) return;
+  std::map<std::string, int> groups;
+  double smallest = 0;
+  for (const auto& device : devices) {
+    const double bytes = device.value("memory_total_bytes", 0.0);
+    groups[device.value("name", "GPU") + " (" + device.value("sm", "?") + ", " + gib_text(bytes) +
+           ")"] += 1;
+    if (smallest == 0 || bytes < smallest) smallest = bytes;
+  }
+  std::string title;
+  for (const auto& [name, count] : groups) {
+    title += (title.empty() ? "" : ", ") + std::to_string(count) + " × " + name;
+  }
+  out.push_back(make("gpus", Severity::ok, title));
+  if (status_of(report, "nvml") == "ok") {
+    for (const auto& device : report["nvml"].value("devices", json::array())) {
+      if (device.value("mig", json(nullptr)) == "enabled") {
+        out.push_back(make("mig", Severity::warning,
+                           "MIG mode is on for GPU " + std::to_string(device.value("index", 0)) +
+                               ": CUDA sees only its MIG instances",
+                           "disable MIG (`nvidia-smi -mig 0`) for training, or pick instances "
+                           "with `CUDA_VISIBLE_DEVICES=MIG-...`"));
+      }
+    }
+  }
+  if (expectations.gpu_memory_gib && smallest > 0) {
+    const double need = *expectations.gpu_memory_gib * 1024.0 * 1024.0 * 1024.0;
+    if (smallest < need) {
+      out.push_back(make("gpu-memory", Severity::warning,
+                         "GPU memory " + gib_text(smallest) + " < " + gib_text(need) +
+                             " that this profile's training needs per GPU",
+                         "train with DDP over several GPUs and fp16 (loss_scale 512), lower "
+                         "samples_per_gpu, or set `PYTORCH_CUDA_ALLOC_CONF=max_split_size_mb:128`",
+                         "F8"));
+    } else {
+      out.push_back(make("gpu-memory", Severity::ok,
+                         "GPU memory " + gib_text(smallest) + " ≥ " + gib_text(need) +
+                             " that this profile needs"));
+    }
+  }
+}
+
+void p2p(const json& report, std::vector<Finding>& out) {
+  if (status_of(report, "driver") != "ok" || !report["driver"].contains("p2p")) return;
+  const json& matrix = report["driver"]["p2p"];
+  if (matrix.size() < 2) return;
+  std::string missing;
+  for (std::size_t a = 0; a < matrix.size(); ++a) {
+    for (std::size_t b = a + 1; b < matrix[a].size(); ++b) {
+      if (matrix[a][b] != true || matrix[b][a] != true) {
+        if (missing.empty()) missing = "GPU " + std::to_string(a) + " and " + std::to_string(b);
+      }
+    }
+  }
+  if (missing.empty()) {
+    out.push_back(make("p2p", Severity::ok,
+                       "P2P access between all " + std::to_string(matrix.size()) + " GPUs"));
+  } else {
+    out.push_back(
+        make("p2p", Severity::warning,
+             "no P2P access between " + missing + ": NCCL goes through host shared memory",
+             "expected on GeForce cards; keep /dev/shm large, and set "
+             "`NCCL_P2P_DISABLE=1` if NCCL reports peer access errors",
+             "F11"));
+  }
+}
+
+}  // namespace
+
+void gpu_findings(const json& report, const Expectations& expectations, std::vector<Finding>& out) {
+  driver_status(report, out);
+  if (expectations.cuda_version && report.contains("driver")) {
+    cuda_vs_driver(report, "driver-cuda", "the lock's", *expectations.cuda_version, out);
+  }
+  if (status_of(report, "python") == "ok" && report.contains("driver")) {
+    const json& torch = report["python"].value("torch", json::object());
+    if (torch.value("status", "") == "ok" && torch.contains("cuda") && torch["cuda"].is_string()) {
+      cuda_vs_driver(report, "torch-cuda-driver", "torch " + torch.value("version", "") + "'s",
+                     torch["cuda"].get<std::string>(), out);
+    }
+  }
+  gpu_summary(report, expectations, out);
+  p2p(report, out);
+  kernel_nccl_findings(report, out);
+
+  const std::vector<std::string> sms = gpu_sms(report);
+  const json torch = status_of(report, "python") == "ok"
+                         ? report["python"].value("torch", json::object())
+                         : json::object();
+  const json torch_archs = torch.value("arch_list", json::array());
+  for (const auto& sm : sms) {
+    if (!torch_archs.empty()) {
+      const std::string who = "torch " + torch.value("version", "");
+      switch (arch_support(sm, torch_archs.get<std::vector<std::string>>())) {
+        case ArchSupport::sass:
+          out.push_back(make("gpu-arch", Severity::ok,
+                             who + " carries SASS for " + sm + " (no PTX JIT at start-up)"));
+          break;
+        case ArchSupport::ptx_jit:
+          out.push_back(make("gpu-arch", Severity::warning,
+                             who + " has only PTX for " + sm +
+                                 ": the driver JIT-compiles every kernel at first CUDA use",
+                             "use a torch build whose arch list has " + sm +
+                                 ", or keep a warm JIT cache (`CUDA_CACHE_MAXSIZE`) in the image",
+                             "F10"));
+          break;
+        case ArchSupport::none:
+          out.push_back(
+              make("gpu-arch", Severity::problem,
+                   who + " has no kernels for " + sm +
+                       ": \"no kernel image is available for execution on the device\"",
+                   "install a torch build that lists " + sm + " in `torch.cuda.get_arch_list()`",
+                   "F10"));
+          break;
+      }
+    }
+    if (!expectations.target_archs.empty()) {
+      const ArchSupport support = arch_support(sm, expectations.target_archs);
+      const std::string list = "TORCH_CUDA_ARCH_LIST";
+      if (support == ArchSupport::sass) {
+        out.push_back(make("ops-arch", Severity::ok, "compiled ops carry SASS for " + sm));
+      } else {
+        out.push_back(make(
+            "ops-arch", support == ArchSupport::ptx_jit ? Severity::warning : Severity::problem,
+            support == ArchSupport::ptx_jit
+                ? "compiled ops have only PTX for " + sm + ": slow JIT at first use"
+                : "compiled ops have no kernels for " + sm +
+                      ": \"no kernel image is available for execution on the device\"",
+            "rebuild the ops with `" + list + "` including " + sm.substr(3, sm.size() - 4) + "." +
+                sm.substr(sm.size() - 1),
+            "F10"));
+      }
+    }
+  }
+}
+
+}  // namespace bevenv::probes::rules

@@ -1,0 +1,25 @@
+#pragma once
+// Internal: the rule groups evaluate() runs, and small helpers they share.
+#include <string>
+#include <vector>
+
+#include "bevenv/probes/findings.hpp"
+
+namespace bevenv::probes::rules {
+
+using json = nlohmann::json;
+
+void gpu_findings(const json& report, const Expectations& expectations, std::vector<Finding>& out);
+void kernel_nccl_findings(const json& report, std::vector<Finding>& out);
+void host_findings(const json& report, const Expectations& expectations, std::vector<Finding>& out);
+void python_findings(const json& report, std::vector<Finding>& out);
+
+// The section's "status", or "" when the section is absent.
+std::string status_of(const json& report, const char* section);
+// "a.b" -> {a, b}; missing parts are 0. Leading digits only, so "1.10.1+cu113" -> {1, 10}.
+std::pair<int, int> major_minor(const std::string& version);
+std::string gib_text(double bytes);
+Finding make(std::string check, Severity severity, std::string title, std::string fix = {},
+             std::string field_failure = {}, std::string detail = {});
+
+}  // namespace bevenv::probes::rules

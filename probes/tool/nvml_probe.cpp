@@ -1,0 +1,161 @@
+// The NVML probe: driver version string, and per GPU what the driver API does not tell:
+// free memory, ECC and MIG mode. Own prototypes; NVML's ABI for these calls is stable.
+#include "dynlib.hpp"
+#include "probe_tool.hpp"
+
+namespace bevenv::probe_tool {
+namespace {
+
+using NvmlDevice = void*;
+struct NvmlMemory {
+  unsigned long long total;
+  unsigned long long free;
+  unsigned long long used;
+};
+
+using NvmlInit = int (*)();
+using NvmlShutdown = int (*)();
+using NvmlErrorString = const char* (*)(int);
+using NvmlSystemGetDriverVersion = int (*)(char*, unsigned int);
+using NvmlSystemGetCudaDriverVersion = int (*)(int*);
+using NvmlDeviceGetCount = int (*)(unsigned int*);
+using NvmlDeviceGetHandleByIndex = int (*)(unsigned int, NvmlDevice*);
+using NvmlDeviceGetString = int (*)(NvmlDevice, char*, unsigned int);
+using NvmlDeviceGetCudaComputeCapability = int (*)(NvmlDevice, int*, int*);
+using NvmlDeviceGetMemoryInfo = int (*)(NvmlDevice, NvmlMemory*);
+using NvmlDeviceGetEccMode = int (*)(NvmlDevice, int*, int*);
+using NvmlDeviceGetMigMode = int (*)(NvmlDevice, unsigned int*, unsigned int*);
+
+constexpr int kNvmlErrorNotSupported = 3;
+
+struct NvmlApi {
+  NvmlInit init = nullptr;
+  NvmlShutdown shutdown = nullptr;
+  NvmlErrorString error_string = nullptr;
+  NvmlSystemGetDriverVersion driver_version = nullptr;
+  NvmlSystemGetCudaDriverVersion cuda_driver_version = nullptr;
+  NvmlDeviceGetCount device_count = nullptr;
+  NvmlDeviceGetHandleByIndex handle_by_index = nullptr;
+  NvmlDeviceGetString name = nullptr;
+  NvmlDeviceGetString uuid = nullptr;
+  NvmlDeviceGetCudaComputeCapability compute_capability = nullptr;
+  NvmlDeviceGetMemoryInfo memory_info = nullptr;
+  NvmlDeviceGetEccMode ecc_mode = nullptr;
+  NvmlDeviceGetMigMode mig_mode = nullptr;
+
+  json error(const char* call, int code) const {
+    const char* text = error_string != nullptr ? error_string(code) : nullptr;
+    return {{"call", call}, {"code", code}, {"message", text != nullptr ? text : ""}};
+  }
+};
+
+bool load_api(const DynamicLibrary& lib, NvmlApi& api) {
+  if (!lib.load(api.init, "nvmlInit_v2")) lib.load(api.init, "nvmlInit");
+  if (!lib.load(api.device_count, "nvmlDeviceGetCount_v2")) {
+    lib.load(api.device_count, "nvmlDeviceGetCount");
+  }
+  if (!lib.load(api.handle_by_index, "nvmlDeviceGetHandleByIndex_v2")) {
+    lib.load(api.handle_by_index, "nvmlDeviceGetHandleByIndex");
+  }
+  if (!lib.load(api.cuda_driver_version, "nvmlSystemGetCudaDriverVersion_v2")) {
+    lib.load(api.cuda_driver_version, "nvmlSystemGetCudaDriverVersion");
+  }
+  lib.load(api.error_string, "nvmlErrorString");
+  lib.load(api.compute_capability, "nvmlDeviceGetCudaComputeCapability");
+  lib.load(api.ecc_mode, "nvmlDeviceGetEccMode");
+  lib.load(api.mig_mode, "nvmlDeviceGetMigMode");
+  lib.load(api.uuid, "nvmlDeviceGetUUID");
+  return api.init != nullptr && api.device_count != nullptr && api.handle_by_index != nullptr &&
+         lib.load(api.shutdown, "nvmlShutdown") &&
+         lib.load(api.driver_version, "nvmlSystemGetDriverVersion") &&
+         lib.load(api.name, "nvmlDeviceGetName") &&
+         lib.load(api.memory_info, "nvmlDeviceGetMemoryInfo");
+}
+
+// "enabled"/"disabled", or "not_supported" (GeForce has no ECC; most GPUs have no MIG).
+json mode_value(int rc, bool enabled) {
+  if (rc == kNvmlErrorNotSupported) return "not_supported";
+  if (rc != 0) return nullptr;
+  return enabled ? "enabled" : "disabled";
+}
+
+json describe_device(const NvmlApi& api, unsigned int index, NvmlDevice device) {
+  json out{{"index", index}};
+  char text[256] = {};
+  if (api.name(device, text, sizeof text) == 0) out["name"] = text;
+  if (api.uuid != nullptr && api.uuid(device, text, sizeof text) == 0) out["uuid"] = text;
+  int major = 0;
+  int minor = 0;
+  if (api.compute_capability != nullptr && api.compute_capability(device, &major, &minor) == 0) {
+    out["compute_capability"] = std::to_string(major) + "." + std::to_string(minor);
+  }
+  NvmlMemory memory{};
+  if (api.memory_info(device, &memory) == 0) {
+    out["memory_total_bytes"] = memory.total;
+    out["memory_free_bytes"] = memory.free;
+    out["memory_used_bytes"] = memory.used;
+  }
+  if (api.ecc_mode != nullptr) {
+    int current = 0;
+    int pending = 0;
+    const int rc = api.ecc_mode(device, &current, &pending);
+    out["ecc"] = mode_value(rc, current != 0);
+  }
+  if (api.mig_mode != nullptr) {
+    unsigned int current = 0;
+    unsigned int pending = 0;
+    const int rc = api.mig_mode(device, &current, &pending);
+    out["mig"] = mode_value(rc, current != 0);
+  }
+  return out;
+}
+
+}  // namespace
+
+json probe_nvml() {
+  DynamicLibrary lib;
+  if (!lib.open_first(library_candidates({"libnvidia-ml.so.1"}, driver_library_dirs(), true))) {
+    return lib.missing_report("libnvidia-ml.so.1");
+  }
+  NvmlApi api;
+  json out{{"library_path", lib.path()}};
+  if (!load_api(lib, api)) {
+    out["status"] = "error";
+    out["error"] = "`" + lib.path() + "` lacks NVML entry points";
+    return out;
+  }
+  if (const int rc = api.init(); rc != 0) {
+    out["status"] = "error";
+    out["error"] = api.error("nvmlInit", rc);
+    return out;
+  }
+  char version[96] = {};
+  if (api.driver_version(version, sizeof version) == 0) out["driver_version"] = version;
+  int cuda = 0;
+  if (api.cuda_driver_version != nullptr && api.cuda_driver_version(&cuda) == 0) {
+    out["cuda_version"] = cuda_version_text(cuda);
+  }
+  unsigned int count = 0;
+  if (const int rc = api.device_count(&count); rc != 0) {
+    out["status"] = "error";
+    out["error"] = api.error("nvmlDeviceGetCount", rc);
+    api.shutdown();
+    return out;
+  }
+  json devices = json::array();
+  for (unsigned int i = 0; i < count; ++i) {
+    NvmlDevice device = nullptr;
+    if (const int rc = api.handle_by_index(i, &device); rc != 0) {
+      devices.push_back({{"index", i}, {"error", api.error("nvmlDeviceGetHandleByIndex", rc)}});
+      continue;
+    }
+    devices.push_back(describe_device(api, i, device));
+  }
+  out["device_count"] = count;
+  out["devices"] = devices;
+  out["status"] = count == 0 ? "no_device" : "ok";
+  api.shutdown();
+  return out;
+}
+
+}  // namespace bevenv::probe_tool

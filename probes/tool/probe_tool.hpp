@@ -1,0 +1,43 @@
+#pragma once
+// Shared declarations of bevenv-probe: options, the probes, and the report they fill.
+#include <chrono>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace bevenv::probe_tool {
+
+using json = nlohmann::json;
+
+struct Options {
+  std::set<std::string> only;                    // probe names; empty means every probe
+  std::optional<std::string> arch;               // "sm_90": compile for this arch
+  std::optional<std::string> compile_only_path;  // write the CUBIN here, launch nothing
+  std::optional<std::string> python;             // interpreter (or environment prefix)
+  std::chrono::milliseconds timeout{std::chrono::seconds(30)};
+  std::optional<int> cuda_version_override;  // as cuDriverGetVersion encodes it: 11020
+  bool test_hooks = false;                   // BEVENV_PROBE_TEST_HOOKS=1: selftest probes
+};
+
+// The CUDA version cuDriverGetVersion reports (12020) as text ("12.2").
+std::string cuda_version_text(int encoded);
+// Parses "12.2" into 12020; nullopt on anything else.
+std::optional<int> parse_cuda_version(const std::string& text);
+
+// Every probe returns a JSON object with at least "status": ok, missing, no_device, error,
+// unsupported (not built in), skipped; the isolation layer adds timeout and crashed.
+json probe_host();
+json probe_driver(const Options& options);
+json probe_nvml();
+json probe_kernel(const Options& options, const std::vector<std::string>& python_lib_dirs);
+json probe_nccl(const std::vector<std::string>& python_lib_dirs);
+json probe_python(const Options& options);
+// Only the nvidia/*/lib folders of the interpreter's site-packages (a quick run of the script).
+json python_library_dirs(const Options& options);
+
+bool kernel_probe_built();
+bool nccl_probe_built();
+
+}  // namespace bevenv::probe_tool

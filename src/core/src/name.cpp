@@ -1,0 +1,36 @@
+#include "bevenv/core/name.hpp"
+
+namespace bevenv::core {
+namespace {
+
+bool is_name_separator(char c) { return c == '-' || c == '_' || c == '.'; }
+bool is_name_alnum(char c) {
+  return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+
+}  // namespace
+
+std::string normalize_name(std::string_view name) {
+  std::string out;
+  out.reserve(name.size());
+  for (const char c : name) {
+    if (is_name_separator(c)) {
+      if (out.empty() || out.back() != '-') out += '-';
+    } else if (c >= 'A' && c <= 'Z') {
+      out += static_cast<char>(c - 'A' + 'a');
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
+bool is_valid_name(std::string_view name) {
+  if (name.empty() || !is_name_alnum(name.front()) || !is_name_alnum(name.back())) return false;
+  for (const char c : name) {
+    if (!is_name_alnum(c) && !is_name_separator(c)) return false;
+  }
+  return true;
+}
+
+}  // namespace bevenv::core

@@ -1,0 +1,233 @@
+// Runs the real bevenv-probe binary on this (GPU-less) machine.
+#include <dlfcn.h>
+#include <sys/stat.h>
+
+#include <catch2/catch.hpp>
+#include <chrono>
+#include <fstream>
+#include <map>
+
+#include "bevenv/probes/findings.hpp"
+#include "probe_runner.hpp"
+
+using bevenv::probes::Severity;
+using namespace bevenv::probes::test;
+
+namespace {
+
+bool driver_present() {
+  void* handle = ::dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+  return handle != nullptr;
+}
+
+const bevenv::probes::Finding* find_check(const std::vector<bevenv::probes::Finding>& findings,
+                                          const std::string& check) {
+  for (const auto& finding : findings) {
+    if (finding.check == check) return &finding;
+  }
+  return nullptr;
+}
+
+std::string temp_dir() {
+  std::string pattern = "/tmp/bevenv-probe-test-XXXXXX";
+  REQUIRE(::mkdtemp(pattern.data()) != nullptr);
+  return pattern;
+}
+
+// e_machine and e_flags of an ELF file: for a CUBIN they name the SM it was built for.
+std::pair<unsigned, unsigned> elf_arch(const std::string& path) {
+  std::ifstream file(path, std::ios::binary);
+  std::string header(64, '\0');
+  file.read(header.data(), 64);
+  REQUIRE(file.gcount() == 64);
+  REQUIRE(header.substr(0, 4) ==
+          "\x7f"
+          "ELF");
+  REQUIRE(header[4] == 2);  // 64-bit
+  auto u16 = [&](std::size_t at) {
+    return static_cast<unsigned>(static_cast<unsigned char>(header[at])) |
+           static_cast<unsigned>(static_cast<unsigned char>(header[at + 1])) << 8U;
+  };
+  const unsigned flags = u16(48) | u16(50) << 16U;
+  return {u16(18), flags};
+}
+
+std::string nvcc_path() {
+  for (const char* candidate : {"/usr/local/cuda/bin/nvcc"}) {
+    if (file_exists(candidate)) return candidate;
+  }
+  const auto found = run_command("command -v nvcc");
+  return found.exit_code == 0 ? found.out.substr(0, found.out.find('\n')) : "";
+}
+
+}  // namespace
+
+TEST_CASE("without a driver every GPU probe says missing, and the report still comes out",
+          "[probes][tool]") {
+  if (driver_present()) {
+    WARN("libcuda.so.1 is present here; the GPU tests in tests/gpu cover this machine");
+    return;
+  }
+  int exit_code = -1;
+  const auto report = run_probe("--only host,driver,nvml,kernel,nccl --timeout 20", &exit_code);
+  CHECK(exit_code == 1);
+  CHECK(report["status"] == "incomplete");
+  CHECK(report["host"]["status"] == "ok");
+  CHECK(report["driver"]["status"] == "missing");
+  CHECK(report["driver"]["library"] == "libcuda.so.1");
+  CHECK(report["driver"]["tried"].size() >= 4);
+  CHECK(report["nvml"]["status"] == "missing");
+  CHECK(report["nvml"]["library"] == "libnvidia-ml.so.1");
+  for (const char* probe : {"kernel", "nccl"}) {
+    const std::string status = report[probe]["status"];
+    INFO(probe << ": " << report[probe].dump());
+    CHECK((status == "missing" || status == "unsupported"));
+  }
+  const auto findings = bevenv::probes::evaluate(report);
+  const auto* driver = find_check(findings, "driver");
+  REQUIRE(driver != nullptr);
+  CHECK(driver->severity == Severity::problem);
+  CHECK(driver->fix.find("--gpus all") != std::string::npos);
+  // The driver finding already explains it; the kernel and NCCL ones must not repeat it.
+  CHECK(find_check(findings, "kernel") == nullptr);
+  CHECK(find_check(findings, "nccl") == nullptr);
+}
+
+TEST_CASE("the host probe reports /dev/shm as statvfs sees it", "[probes][tool]") {
+  const auto report = run_probe("--only host");
+  const auto df = run_command("df -B1 --output=size /dev/shm | tail -1");
+  REQUIRE(df.exit_code == 0);
+  CHECK(report["host"]["shm"]["total_bytes"].get<unsigned long long>() == std::stoull(df.out));
+}
+
+TEST_CASE("NVRTC compiles the probe kernel to a CUBIN for the requested sm", "[probes][tool]") {
+  const std::string dir = temp_dir();
+  const std::string nvcc = nvcc_path();
+  std::map<std::string, std::pair<unsigned, unsigned>> ours;
+  for (const std::string arch : {"sm_80", "sm_90"}) {
+    const std::string cubin = dir + "/" + arch + ".cubin";
+    int exit_code = -1;
+    const auto report = run_probe("--arch " + arch + " --compile-only " + cubin, &exit_code);
+    if (report["kernel"]["status"] == "missing") {
+      WARN("no NVRTC on this machine: " << report["kernel"].dump());
+      return;
+    }
+    REQUIRE(exit_code == 0);
+    const auto& compiled = report["kernel"]["compile_only"];
+    CHECK(compiled["arch"] == arch);
+    CHECK(compiled["kind"] == "cubin");
+    REQUIRE(file_exists(cubin));
+    ours[arch] = elf_arch(cubin);
+    CHECK(ours[arch].first == 190);  // EM_CUDA
+    if (nvcc.empty()) {
+      WARN("no nvcc to compare the CUBIN's ELF header with");
+      continue;
+    }
+    // Oracle: nvcc's own CUBIN for the same arch carries the same machine and SM flags.
+    const std::string source = dir + "/oracle.cu";
+    std::ofstream(source)
+        << "extern \"C\" __global__ void k(float* p) { p[threadIdx.x] = 1.0f; }\n";
+    const std::string reference = dir + "/oracle_" + arch + ".cubin";
+    const auto built = run_command(shell_quote(nvcc) + " -cubin -arch=" + arch + " -o " +
+                                   reference + " " + source + " 2>&1");
+    INFO(built.out);
+    REQUIRE(built.exit_code == 0);
+    CHECK(elf_arch(reference) == ours[arch]);
+  }
+  CHECK(ours["sm_80"].second != ours["sm_90"].second);
+}
+
+TEST_CASE("a hung probe is killed at the timeout and a crashing one is contained",
+          "[probes][tool][timeout]") {
+  // Without the test hooks variable the self-test probes do not exist.
+  const auto plain = run_command("env -u BEVENV_PROBE_TEST_HOOKS " + shell_quote(BEVENV_PROBE_EXE) +
+                                 " --only selftest-hang 2>/dev/null");
+  CHECK(plain.exit_code == 2);
+
+  const auto start = std::chrono::steady_clock::now();
+  const auto hooked = run_command("BEVENV_PROBE_TEST_HOOKS=1 " + shell_quote(BEVENV_PROBE_EXE) +
+                                  " --only selftest-hang,selftest-crash --timeout 1");
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const auto parsed = nlohmann::json::parse(hooked.out);
+  CHECK(hooked.exit_code == 1);
+  CHECK(parsed["selftest-hang"]["status"] == "timeout");
+  CHECK(parsed["selftest-hang"]["duration_ms"].get<double>() < 3000);
+  CHECK(parsed["selftest-crash"]["status"] == "crashed");
+  CHECK(parsed["selftest-crash"]["signal_name"] == "SIGSEGV");
+  CHECK(seconds < 10);
+}
+
+TEST_CASE("bad command lines exit 2 with a message, --version and --help exit 0",
+          "[probes][tool]") {
+  const std::string exe = shell_quote(BEVENV_PROBE_EXE);
+  for (const char* args :
+       {"--arch 90", "--arch sm_90 --compile-only", "--compile-only /tmp/x", "--only driver,gpu",
+        "--timeout soon", "--cuda-version-override 11", "--frobnicate"}) {
+    INFO(args);
+    const auto result = run_command(exe + " " + args + " 2>&1");
+    CHECK(result.exit_code == 2);
+    CHECK(result.out.rfind("error: ", 0) == 0);
+  }
+  const auto version = run_command(exe + " --version");
+  CHECK(version.exit_code == 0);
+  CHECK(version.out.rfind("bevenv-probe ", 0) == 0);
+  const auto help = run_command(exe + " --help");
+  CHECK(help.exit_code == 0);
+  CHECK(help.out.find("--compile-only") != std::string::npos);
+}
+
+TEST_CASE("the override is recorded in the report", "[probes][tool]") {
+  const auto report = run_probe("--only host --cuda-version-override 11.0");
+  CHECK(report["options"]["cuda_version_override"] == "11.0");
+}
+
+TEST_CASE("the Python probe inspects the interpreter it is given", "[probes][tool][python]") {
+  const auto which = run_command("command -v python3");
+  REQUIRE(which.exit_code == 0);
+  const std::string python = which.out.substr(0, which.out.find('\n'));
+  const auto report = run_probe("--only python --python " + shell_quote(python));
+  const auto& section = report["python"];
+  INFO(section.dump(2));
+  REQUIRE(section["status"] == "ok");
+  // Oracle: the interpreter's own answers, asked directly.
+  const auto version =
+      run_command(shell_quote(python) + " -c 'import platform; print(platform.python_version())'");
+  CHECK(section["interpreter"]["version"] == version.out.substr(0, version.out.find('\n')));
+  const auto pip = run_command(shell_quote(python) +
+                               " -c 'import importlib.metadata as m; print(m.version(\"pip\"))'");
+  bool found_pip = false;
+  for (const auto& dist : section["distributions"]) {
+    if (dist["name"] == "pip") {
+      found_pip = true;
+      CHECK(dist["version"] == pip.out.substr(0, pip.out.find('\n')));
+    }
+  }
+  CHECK(found_pip);
+  for (const auto& check : section["checks"]) {
+    const std::string status = check["status"];
+    CHECK((status == "ok" || status == "problem" || status == "skipped"));
+    CHECK(check.contains("evidence"));
+  }
+}
+
+TEST_CASE("a Python that hangs is killed; a missing one is a finding", "[probes][tool][python]") {
+  const std::string dir = temp_dir();
+  const std::string fake = dir + "/python";
+  std::ofstream(fake) << "#!/bin/sh\nsleep 60 &\nsleep 60\n";
+  REQUIRE(::chmod(fake.c_str(), 0755) == 0);
+  const auto start = std::chrono::steady_clock::now();
+  const auto hung = run_probe("--only python --timeout 1 --python " + shell_quote(fake));
+  CHECK(hung["python"]["status"] == "timeout");
+  CHECK(std::chrono::steady_clock::now() - start < std::chrono::seconds(10));
+
+  int exit_code = -1;
+  const auto missing = run_probe("--only python --python /nonexistent/env", &exit_code);
+  CHECK(exit_code == 1);
+  CHECK(missing["python"]["status"] == "missing");
+  const auto findings = bevenv::probes::evaluate(missing);
+  const auto* finding = find_check(findings, "python");
+  REQUIRE(finding != nullptr);
+  CHECK(finding->severity == Severity::warning);
+  CHECK(finding->fix.find("--python") != std::string::npos);
+}
