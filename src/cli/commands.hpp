@@ -20,5 +20,7 @@ using Action = std::function<app::CommandOutput()>;
 
 // Registers `matrix check|show|rules`.
 void add_matrix_commands(CLI::App& root, const GlobalOptions& global, Action& action);
+// Registers `lock`, `why` and `export`.
+void add_lock_commands(CLI::App& root, const GlobalOptions& global, Action& action);
 
 }  // namespace bevenv::cli

@@ -39,6 +39,7 @@ int run(int argc, char** argv) {
       ->type_name("DIR");
 
   bevenv::cli::Action action;
+  bevenv::cli::add_lock_commands(root, global, action);
   bevenv::cli::add_matrix_commands(root, global, action);
 
   try {

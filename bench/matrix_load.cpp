@@ -1,0 +1,30 @@
+// Times loading and validating the embedded matrix (target: under 20 ms). Prints the median
+// and the fastest of several runs; exits 1 when the embedded matrix does not load.
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <vector>
+
+#include "bevenv/matrix/loader.hpp"
+
+int main() {
+  using Clock = std::chrono::steady_clock;
+  constexpr int kRuns = 25;
+  std::vector<double> millis;
+  std::size_t versions = 0;
+  for (int run = 0; run < kRuns; ++run) {
+    const auto start = Clock::now();
+    auto result = bevenv::matrix::load_embedded();
+    const auto stop = Clock::now();
+    if (!result) {
+      for (const auto& d : result.error()) std::fprintf(stderr, "%s\n", d.to_string().c_str());
+      return 1;
+    }
+    versions = result->version_count();
+    millis.push_back(std::chrono::duration<double, std::milli>(stop - start).count());
+  }
+  std::sort(millis.begin(), millis.end());
+  std::printf("matrix_load: %zu package versions; median %.2f ms, best %.2f ms over %d runs\n",
+              versions, millis[millis.size() / 2], millis.front(), kRuns);
+  return 0;
+}

@@ -1,0 +1,38 @@
+#pragma once
+// Loading the matrix: the embedded data, overlays on top (each directory a layer that adds or
+// replaces records by identity), then validation of the whole. All problems are reported.
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "bevenv/core/expected.hpp"
+#include "bevenv/matrix/diagnostic.hpp"
+#include "bevenv/matrix/model.hpp"
+
+namespace bevenv::matrix {
+
+// One TOML document. Files of one layer may not define the same record twice; a later layer
+// replaces records of earlier ones.
+struct SourceFile {
+  std::string path;  // as shown in diagnostics
+  std::string text;
+  std::size_t layer_index = 0;  // 0 = embedded
+  Layer layer = Layer::embedded;
+};
+
+struct LoadOptions {
+  bool include_embedded = true;
+  // Directories in increasing precedence; each `*.toml` in one (not recursive, by name order).
+  std::vector<std::filesystem::path> overlays;
+};
+
+using LoadResult = core::Expected<Matrix, std::vector<Diagnostic>>;
+
+// The files compiled into the binary (`matrix/data/*.toml`), in name order.
+const std::vector<SourceFile>& embedded_files();
+
+LoadResult load_embedded();
+LoadResult load(const LoadOptions& options);
+LoadResult load_sources(const std::vector<SourceFile>& files);
+
+}  // namespace bevenv::matrix

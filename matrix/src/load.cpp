@@ -1,0 +1,113 @@
+#include <algorithm>
+#include <fstream>
+#include <sstream>
+
+#include "bevenv/matrix/loader.hpp"
+#include "sections.hpp"
+
+namespace bevenv::matrix {
+namespace {
+
+using detail::Collected;
+using detail::FileContext;
+
+const std::vector<std::string> kSections = {"matrix",  "package", "rule",
+                                            "toolkit", "profile", "observed"};
+
+void read_file(const SourceFile& source, Collected& out, std::vector<Diagnostic>& diagnostics) {
+  FileContext file{source.path, source.layer, &diagnostics};
+  toml::table document;
+  try {
+    document = toml::parse(source.text, source.path);
+  } catch (const toml::parse_error& error) {
+    const auto& at = error.source().begin;
+    file.error(at, "invalid TOML: " + std::string(error.description()));
+    return;
+  }
+  for (const auto& [key, node] : document) {
+    const std::string_view name = key.str();
+    if (name == "matrix") {
+      detail::read_meta(node, file, source.layer_index, out);
+    } else if (name == "package") {
+      detail::read_packages(node, file, source.layer_index, out);
+    } else if (name == "rule") {
+      detail::read_rules(node, file, source.layer_index, out);
+    } else if (name == "toolkit") {
+      detail::read_toolkits(node, file, source.layer_index, out);
+    } else if (name == "profile") {
+      detail::read_profiles(node, file, source.layer_index, out);
+    } else if (name == "observed") {
+      detail::read_observed(node, file, source.layer_index, out);
+    } else {
+      std::string message = "unknown top-level key `" + std::string(name) + "`";
+      const std::string suggestion = detail::closest(name, kSections);
+      if (!suggestion.empty()) message += "; did you mean `" + suggestion + "`?";
+      file.error(key.source().begin, std::move(message));
+    }
+  }
+}
+
+// The `*.toml` files of one overlay directory, by name.
+void read_overlay_dir(const std::filesystem::path& dir, std::size_t layer_index,
+                      std::vector<SourceFile>& files, std::vector<Diagnostic>& diagnostics) {
+  std::error_code error;
+  if (!std::filesystem::is_directory(dir, error)) {
+    diagnostics.push_back(Diagnostic{dir.generic_string(), 0, 0,
+                                     "not a directory; `--matrix` and `BEVENV_MATRIX_PATH` "
+                                     "name directories of `*.toml` files"});
+    return;
+  }
+  std::vector<std::filesystem::path> paths;
+  for (const auto& entry : std::filesystem::directory_iterator(dir, error)) {
+    if (entry.is_regular_file() && entry.path().extension() == ".toml") {
+      paths.push_back(entry.path());
+    }
+  }
+  std::sort(paths.begin(), paths.end());
+  for (const auto& path : paths) {
+    std::ifstream in(path, std::ios::binary);
+    std::ostringstream text;
+    text << in.rdbuf();
+    if (!in) {
+      diagnostics.push_back(Diagnostic{path.generic_string(), 0, 0, "cannot be read"});
+      continue;
+    }
+    const bool observed = path.filename().string().rfind("observed", 0) == 0;
+    files.push_back(SourceFile{path.generic_string(), text.str(), layer_index,
+                               observed ? Layer::observed : Layer::overlay});
+  }
+}
+
+}  // namespace
+
+LoadResult load_sources(const std::vector<SourceFile>& files) {
+  std::vector<Diagnostic> diagnostics;
+  Collected collected;
+  for (const auto& file : files) read_file(file, collected, diagnostics);
+  Matrix matrix;
+  auto checks = detail::build_matrix(std::move(collected), matrix);
+  diagnostics.insert(diagnostics.end(), checks.begin(), checks.end());
+  if (!diagnostics.empty()) {
+    sort_diagnostics(diagnostics);
+    return core::unexpected(std::move(diagnostics));
+  }
+  return matrix;
+}
+
+LoadResult load_embedded() { return load_sources(embedded_files()); }
+
+LoadResult load(const LoadOptions& options) {
+  std::vector<SourceFile> files;
+  if (options.include_embedded) files = embedded_files();
+  std::vector<Diagnostic> diagnostics;
+  for (std::size_t i = 0; i < options.overlays.size(); ++i) {
+    read_overlay_dir(options.overlays[i], i + 1, files, diagnostics);
+  }
+  auto result = load_sources(files);
+  if (diagnostics.empty()) return result;
+  if (!result) diagnostics.insert(diagnostics.end(), result.error().begin(), result.error().end());
+  sort_diagnostics(diagnostics);
+  return core::unexpected(std::move(diagnostics));
+}
+
+}  // namespace bevenv::matrix

@@ -1,0 +1,98 @@
+#include <cctype>
+
+#include "bevenv/core/name.hpp"
+#include "sections.hpp"
+
+namespace bevenv::matrix::detail {
+
+std::vector<const toml::table*> entries_of(const toml::node& node, std::string_view name,
+                                           const FileContext& file) {
+  std::vector<const toml::table*> out;
+  const auto* array = node.as_array();
+  if (array == nullptr) {
+    file.error(node.source().begin, "`" + std::string(name) +
+                                        "`: expected an array of tables (`[[" + std::string(name) +
+                                        "]]`), got " + std::string(type_name(node.type())));
+    return out;
+  }
+  for (std::size_t i = 0; i < array->size(); ++i) {
+    const toml::node& item = *array->get(i);
+    if (const auto* table = item.as_table()) {
+      out.push_back(table);
+    } else {
+      file.error(item.source().begin, "`" + std::string(name) + "[" + std::to_string(i) +
+                                          "]`: expected a table, got " +
+                                          std::string(type_name(item.type())));
+    }
+  }
+  return out;
+}
+
+std::optional<BuildStep> read_build_step(const toml::table& table, std::string context,
+                                         const FileContext& file, bool needs_name) {
+  TableReader reader(table, std::move(context), file);
+  BuildStep step;
+  step.origin = file.origin(reader.position());
+  const auto name = reader.string("name", needs_name);
+  const auto package = reader.string("package");
+  const auto command = reader.string("command", true);
+  if (auto workdir = reader.string("workdir")) step.workdir = std::move(*workdir);
+  if (auto env = reader.string_map("env")) step.env = std::move(*env);
+  if (auto note = reader.string("note")) step.note = std::move(*note);
+  reader.finish();
+  if (!reader.ok() || !command) return std::nullopt;
+  if (name) step.name = *name;
+  if (package) step.package = core::normalize_name(*package);
+  step.command = *command;
+  return step;
+}
+
+bool is_arch_name(std::string_view text, std::string_view prefix) {
+  if (text.substr(0, prefix.size()) != prefix || text.size() <= prefix.size()) return false;
+  for (std::size_t i = prefix.size(); i < text.size(); ++i) {
+    const char c = text[i];
+    const bool last_letter = i + 1 == text.size() && (c == 'a' || c == 'f');
+    if (std::isdigit(static_cast<unsigned char>(c)) == 0 && !last_letter) return false;
+  }
+  return true;
+}
+
+void check_arch_list(TableReader& reader, std::string_view key,
+                     const std::vector<std::string>& values, std::string_view prefix) {
+  for (const auto& value : values) {
+    if (is_arch_name(value, prefix)) continue;
+    reader.file_error(reader.position(key), "`" + reader.context() + "." + std::string(key) +
+                                                "`: `" + value +
+                                                "` is not an architecture; "
+                                                "expected `" +
+                                                std::string(prefix) +
+                                                "` and digits, "
+                                                "e.g. `" +
+                                                std::string(prefix) + "86`");
+  }
+}
+
+void read_meta(const toml::node& node, const FileContext& file, std::size_t layer, Collected& out) {
+  const auto* table = node.as_table();
+  if (table == nullptr) {
+    file.error(node.source().begin,
+               "`matrix`: expected a table, got " + std::string(type_name(node.type())));
+    return;
+  }
+  TableReader reader(*table, "matrix", file);
+  MetaRecord meta;
+  meta.origin = file.origin(reader.position());
+  meta.version = reader.string("version");
+  const auto schema = reader.integer("schema", true);
+  reader.finish();
+  if (schema && *schema != 1) {
+    reader.file_error(
+        reader.position("schema"),
+        "`matrix.schema`: this bevenv reads schema 1, got " + std::to_string(*schema));
+    return;
+  }
+  if (!reader.ok()) return;
+  out.meta.push_back({layer, std::move(meta)});
+}
+
+}  // namespace bevenv::matrix::detail

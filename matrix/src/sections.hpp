@@ -1,0 +1,73 @@
+#pragma once
+// Per-section readers: each turns one top-level TOML key of a file into records, reporting
+// problems into the file's diagnostics. Cross-record checks happen later, in validate.cpp.
+#include <toml++/toml.h>
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "bevenv/matrix/model.hpp"
+#include "toml_reader.hpp"
+
+namespace bevenv::matrix::detail {
+
+// A profile as written: unset fields are inherited along `extends`.
+struct RawProfile {
+  Profile own;  // name, origin and the lists/maps written in this record
+  std::optional<std::string> python, cuda, base_image, summary;
+  std::optional<double> train_gpu_memory_gib;
+  std::optional<MemoryBasis> memory_basis;
+  std::optional<std::int64_t> dataloader_workers_per_gpu;
+  std::optional<bool> offline;
+  toml::source_position extends_at;
+};
+
+struct MetaRecord {
+  std::optional<std::string> version;
+  std::int64_t schema = 1;
+  Origin origin;
+};
+
+template <class T>
+struct Layered {
+  std::size_t layer_index = 0;
+  T record;
+};
+
+struct Collected {
+  std::vector<Layered<MetaRecord>> meta;
+  std::vector<Layered<PackageVersion>> packages;
+  std::vector<Layered<Rule>> rules;
+  std::vector<Layered<Toolkit>> toolkits;
+  std::vector<Layered<RawProfile>> profiles;
+  std::vector<Layered<Observed>> observed;
+};
+
+void read_meta(const toml::node& node, const FileContext& file, std::size_t layer, Collected& out);
+void read_packages(const toml::node& node, const FileContext& file, std::size_t layer,
+                   Collected& out);
+void read_rules(const toml::node& node, const FileContext& file, std::size_t layer, Collected& out);
+void read_toolkits(const toml::node& node, const FileContext& file, std::size_t layer,
+                   Collected& out);
+void read_profiles(const toml::node& node, const FileContext& file, std::size_t layer,
+                   Collected& out);
+void read_observed(const toml::node& node, const FileContext& file, std::size_t layer,
+                   Collected& out);
+
+// `[[name]]` entries of a top-level key; reports a non-array or non-table entry.
+std::vector<const toml::table*> entries_of(const toml::node& node, std::string_view name,
+                                           const FileContext& file);
+// A build step table (`package.build_step`, `profile.build`).
+std::optional<BuildStep> read_build_step(const toml::table& table, std::string context,
+                                         const FileContext& file, bool needs_name);
+// `sm_86` / `compute_86`: the architecture spelling lists use.
+bool is_arch_name(std::string_view text, std::string_view prefix);
+void check_arch_list(TableReader& reader, std::string_view key,
+                     const std::vector<std::string>& values, std::string_view prefix);
+
+// Merging and checks over all files (validate.cpp).
+std::vector<Diagnostic> build_matrix(Collected&& collected, Matrix& out);
+
+}  // namespace bevenv::matrix::detail

@@ -1,0 +1,332 @@
+#include "toml_reader.hpp"
+
+#include <algorithm>
+#include <numeric>
+
+namespace bevenv::matrix::detail {
+namespace {
+
+std::uint32_t to_u32(toml::source_index value) { return static_cast<std::uint32_t>(value); }
+
+std::size_t edit_distance(std::string_view a, std::string_view b) {
+  std::vector<std::size_t> row(b.size() + 1);
+  std::iota(row.begin(), row.end(), std::size_t{0});
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    std::size_t diagonal = row[0];
+    row[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const std::size_t above = row[j];
+      const std::size_t substitution = diagonal + (a[i - 1] == b[j - 1] ? 0 : 1);
+      row[j] = std::min({above + 1, row[j - 1] + 1, substitution});
+      diagonal = above;
+    }
+  }
+  return row[b.size()];
+}
+
+// A core parse error points into the string's text; the value's source begins at its quote.
+toml::source_position inside_string(const toml::node& node, std::size_t column) {
+  toml::source_position at = node.source().begin;
+  if (column > 0) at.column += static_cast<toml::source_index>(column);
+  return at;
+}
+
+}  // namespace
+
+void FileContext::error(const toml::source_position& at, std::string message) const {
+  diagnostics->push_back(Diagnostic{path, to_u32(at.line), to_u32(at.column), std::move(message)});
+}
+
+Origin FileContext::origin(const toml::source_position& at) const {
+  return Origin{path, to_u32(at.line), to_u32(at.column), layer};
+}
+
+std::string_view type_name(toml::node_type type) {
+  switch (type) {
+    case toml::node_type::table:
+      return "a table";
+    case toml::node_type::array:
+      return "an array";
+    case toml::node_type::string:
+      return "a string";
+    case toml::node_type::integer:
+      return "an integer";
+    case toml::node_type::floating_point:
+      return "a float";
+    case toml::node_type::boolean:
+      return "a boolean";
+    case toml::node_type::date:
+      return "a date";
+    case toml::node_type::time:
+      return "a time";
+    case toml::node_type::date_time:
+      return "a date-time";
+    case toml::node_type::none:
+      break;
+  }
+  return "nothing";
+}
+
+std::string closest(std::string_view word, const std::vector<std::string>& candidates) {
+  std::string best;
+  std::size_t best_distance = 0;
+  for (const auto& candidate : candidates) {
+    const std::size_t distance = edit_distance(word, candidate);
+    if (best.empty() || distance < best_distance) {
+      best = candidate;
+      best_distance = distance;
+    }
+  }
+  const std::size_t limit = std::max<std::size_t>(2, word.size() / 3);
+  return best_distance <= limit ? best : std::string{};
+}
+
+TableReader::TableReader(const toml::table& table, std::string context, const FileContext& file)
+    : table_(table), context_(std::move(context)), file_(file) {}
+
+toml::source_position TableReader::position() const { return table_.source().begin; }
+
+toml::source_position TableReader::position(std::string_view key) const {
+  if (const toml::node* node = table_.get(key)) return node->source().begin;
+  return position();
+}
+
+bool TableReader::has(std::string_view key) const { return table_.contains(key); }
+
+std::string TableReader::field(std::string_view key) const {
+  return context_ + "." + std::string(key);
+}
+
+void TableReader::file_error(const toml::source_position& at, std::string message) {
+  failed_ = true;
+  file_.error(at, std::move(message));
+}
+
+void TableReader::type_error(const toml::node& node, std::string_view name,
+                             std::string_view expected) {
+  file_error(node.source().begin, "`" + std::string(name) + "`: expected " + std::string(expected) +
+                                      ", got " + std::string(type_name(node.type())));
+}
+
+const toml::node* TableReader::get(std::string_view key, bool required, std::string_view expected) {
+  known_.emplace_back(key);
+  const toml::node* node = table_.get(key);
+  if (node == nullptr && required) {
+    file_error(position(), "`" + context_ + "`: missing required key `" + std::string(key) + "` (" +
+                               std::string(expected) + ")");
+  }
+  return node;
+}
+
+std::optional<std::string> TableReader::string(std::string_view key, bool required) {
+  const toml::node* node = get(key, required, "a string");
+  if (node == nullptr) return std::nullopt;
+  if (const auto* value = node->as_string()) return value->get();
+  type_error(*node, field(key), "a string");
+  return std::nullopt;
+}
+
+std::optional<std::vector<std::string>> TableReader::strings(std::string_view key, bool required) {
+  const toml::node* node = get(key, required, "an array of strings");
+  if (node == nullptr) return std::nullopt;
+  const auto* array = node->as_array();
+  if (array == nullptr) {
+    type_error(*node, field(key), "an array of strings");
+    return std::nullopt;
+  }
+  std::vector<std::string> out;
+  bool all_strings = true;
+  for (std::size_t i = 0; i < array->size(); ++i) {
+    const toml::node& item = *array->get(i);
+    if (const auto* text = item.as_string()) {
+      out.push_back(text->get());
+    } else {
+      type_error(item, field(key) + "[" + std::to_string(i) + "]", "a string");
+      all_strings = false;
+    }
+  }
+  if (!all_strings) return std::nullopt;
+  return out;
+}
+
+std::optional<std::int64_t> TableReader::integer(std::string_view key, bool required) {
+  const toml::node* node = get(key, required, "an integer");
+  if (node == nullptr) return std::nullopt;
+  if (const auto* value = node->as_integer()) return value->get();
+  type_error(*node, field(key), "an integer");
+  return std::nullopt;
+}
+
+std::optional<double> TableReader::number(std::string_view key, bool required) {
+  const toml::node* node = get(key, required, "a number");
+  if (node == nullptr) return std::nullopt;
+  if (const auto* value = node->as_floating_point()) return value->get();
+  if (const auto* value = node->as_integer()) return static_cast<double>(value->get());
+  type_error(*node, field(key), "a number");
+  return std::nullopt;
+}
+
+std::optional<bool> TableReader::boolean(std::string_view key, bool required) {
+  const toml::node* node = get(key, required, "a boolean");
+  if (node == nullptr) return std::nullopt;
+  if (const auto* value = node->as_boolean()) return value->get();
+  type_error(*node, field(key), "a boolean");
+  return std::nullopt;
+}
+
+const toml::table* TableReader::table(std::string_view key, bool required) {
+  const toml::node* node = get(key, required, "a table");
+  if (node == nullptr) return nullptr;
+  if (const auto* value = node->as_table()) return value;
+  type_error(*node, field(key), "a table");
+  return nullptr;
+}
+
+std::vector<const toml::table*> TableReader::tables(std::string_view key) {
+  std::vector<const toml::table*> out;
+  const toml::node* node = get(key, false, "an array of tables");
+  if (node == nullptr) return out;
+  const auto* array = node->as_array();
+  if (array == nullptr) {
+    type_error(*node, field(key), "an array of tables");
+    return out;
+  }
+  for (std::size_t i = 0; i < array->size(); ++i) {
+    const toml::node& item = *array->get(i);
+    if (const auto* entry = item.as_table()) {
+      out.push_back(entry);
+    } else {
+      type_error(item, field(key) + "[" + std::to_string(i) + "]", "a table");
+    }
+  }
+  return out;
+}
+
+std::optional<std::map<std::string, std::string, std::less<>>> TableReader::string_map(
+    std::string_view key) {
+  const toml::table* entries = table(key);
+  if (entries == nullptr) return std::nullopt;
+  std::map<std::string, std::string, std::less<>> out;
+  for (const auto& [name, value] : *entries) {
+    if (const auto* text = value.as_string()) {
+      out.emplace(std::string(name.str()), text->get());
+    } else {
+      type_error(value, field(key) + "." + std::string(name.str()), "a string");
+    }
+  }
+  return out;
+}
+
+std::optional<core::Version> TableReader::version(std::string_view key, bool required) {
+  const toml::node* node = get(key, required, "a version string");
+  if (node == nullptr) return std::nullopt;
+  const auto* text = node->as_string();
+  if (text == nullptr) {
+    type_error(*node, field(key), "a version string");
+    return std::nullopt;
+  }
+  auto parsed = core::Version::parse(text->get());
+  if (!parsed) {
+    file_error(inside_string(*node, parsed.error().column),
+               "`" + field(key) + "`: invalid version `" + text->get() +
+                   "`: " + parsed.error().to_string());
+    return std::nullopt;
+  }
+  return std::move(parsed).value();
+}
+
+std::optional<core::SpecifierSet> TableReader::parse_specifier(const toml::node& node,
+                                                               std::string name) {
+  const auto* text = node.as_string();
+  if (text == nullptr) {
+    type_error(node, name, "a version specifier string");
+    return std::nullopt;
+  }
+  auto parsed = core::SpecifierSet::parse(text->get());
+  if (!parsed) {
+    file_error(
+        inside_string(node, parsed.error().column),
+        "`" + name + "`: invalid specifier `" + text->get() + "`: " + parsed.error().to_string());
+    return std::nullopt;
+  }
+  return std::move(parsed).value();
+}
+
+std::optional<core::Requirement> TableReader::parse_requirement(const toml::node& node,
+                                                                std::string name) {
+  const auto* text = node.as_string();
+  if (text == nullptr) {
+    type_error(node, name, "a requirement string");
+    return std::nullopt;
+  }
+  auto parsed = core::Requirement::parse(text->get());
+  if (!parsed) {
+    file_error(
+        inside_string(node, parsed.error().column),
+        "`" + name + "`: invalid requirement `" + text->get() + "`: " + parsed.error().to_string());
+    return std::nullopt;
+  }
+  return std::move(parsed).value();
+}
+
+std::optional<core::SpecifierSet> TableReader::specifier(std::string_view key, bool required) {
+  const toml::node* node = get(key, required, "a version specifier string");
+  if (node == nullptr) return std::nullopt;
+  return parse_specifier(*node, field(key));
+}
+
+std::optional<core::Requirement> TableReader::requirement(std::string_view key, bool required) {
+  const toml::node* node = get(key, required, "a requirement string");
+  if (node == nullptr) return std::nullopt;
+  return parse_requirement(*node, field(key));
+}
+
+std::vector<core::Requirement> TableReader::requirements(std::string_view key) {
+  std::vector<core::Requirement> out;
+  const toml::node* node = get(key, false, "an array of requirement strings");
+  if (node == nullptr) return out;
+  const auto* array = node->as_array();
+  if (array == nullptr) {
+    type_error(*node, field(key), "an array of requirement strings");
+    return out;
+  }
+  for (std::size_t i = 0; i < array->size(); ++i) {
+    auto parsed = parse_requirement(*array->get(i), field(key) + "[" + std::to_string(i) + "]");
+    if (parsed) out.push_back(std::move(*parsed));
+  }
+  return out;
+}
+
+std::optional<std::string> TableReader::choice(std::string_view key,
+                                               const std::vector<std::string>& choices,
+                                               std::string_view fallback) {
+  const toml::node* node = table_.get(key);
+  auto value = string(key);
+  if (!value) {
+    if (node != nullptr) return std::nullopt;  // wrong type, already reported
+    return std::string(fallback);
+  }
+  if (std::find(choices.begin(), choices.end(), *value) != choices.end()) return value;
+  std::string list;
+  for (const auto& c : choices) list += (list.empty() ? "`" : ", `") + c + "`";
+  file_error(node->source().begin,
+             "`" + field(key) + "`: expected one of " + list + ", got `" + *value + "`");
+  return std::nullopt;
+}
+
+void TableReader::finish(const std::vector<std::string>& also_known) {
+  std::vector<std::string> known = known_;
+  known.insert(known.end(), also_known.begin(), also_known.end());
+  for (const auto& [key, value] : table_) {
+    const std::string name(key.str());
+    if (std::find(known.begin(), known.end(), name) != known.end()) continue;
+    std::string message = "`" + context_ + "`: unknown key `" + name + "`";
+    const std::string suggestion = closest(name, known);
+    if (!suggestion.empty()) message += "; did you mean `" + suggestion + "`?";
+    const toml::source_position at =
+        key.source().begin.line != 0 ? key.source().begin : value.source().begin;
+    file_error(at, std::move(message));
+  }
+}
+
+}  // namespace bevenv::matrix::detail

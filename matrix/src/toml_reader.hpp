@@ -1,0 +1,83 @@
+#pragma once
+// Typed reads from one toml++ table that turn every mismatch into a Diagnostic with the
+// file:line:column of the offending value, and report keys nobody asked for as unknown.
+#include <toml++/toml.h>
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "bevenv/core/requirement.hpp"
+#include "bevenv/core/specifier.hpp"
+#include "bevenv/core/version.hpp"
+#include "bevenv/matrix/diagnostic.hpp"
+#include "bevenv/matrix/model.hpp"
+
+namespace bevenv::matrix::detail {
+
+struct FileContext {
+  std::string path;
+  Layer layer = Layer::embedded;
+  std::vector<Diagnostic>* diagnostics = nullptr;
+
+  void error(const toml::source_position& at, std::string message) const;
+  Origin origin(const toml::source_position& at) const;
+};
+
+std::string_view type_name(toml::node_type type);
+// The closest candidate by edit distance, or empty when none is close enough to be a typo.
+std::string closest(std::string_view word, const std::vector<std::string>& candidates);
+
+class TableReader {
+ public:
+  // `context` names the table in messages: `package`, `rule.when`, `profile.build`.
+  TableReader(const toml::table& table, std::string context, const FileContext& file);
+
+  const toml::table& table() const { return table_; }
+  const std::string& context() const { return context_; }
+  toml::source_position position() const;                      // the table's header
+  toml::source_position position(std::string_view key) const;  // the value, or the header
+  bool has(std::string_view key) const;
+
+  std::optional<std::string> string(std::string_view key, bool required = false);
+  std::optional<std::vector<std::string>> strings(std::string_view key, bool required = false);
+  std::optional<std::int64_t> integer(std::string_view key, bool required = false);
+  std::optional<double> number(std::string_view key, bool required = false);
+  std::optional<bool> boolean(std::string_view key, bool required = false);
+  const toml::table* table(std::string_view key, bool required = false);
+  std::vector<const toml::table*> tables(std::string_view key);  // array of tables
+  std::optional<std::map<std::string, std::string, std::less<>>> string_map(std::string_view key);
+
+  std::optional<core::Version> version(std::string_view key, bool required = false);
+  std::optional<core::SpecifierSet> specifier(std::string_view key, bool required = false);
+  std::optional<core::Requirement> requirement(std::string_view key, bool required = false);
+  std::vector<core::Requirement> requirements(std::string_view key);
+  // One of `choices`; the default when absent.
+  std::optional<std::string> choice(std::string_view key, const std::vector<std::string>& choices,
+                                    std::string_view fallback);
+
+  // Reports keys no getter asked for, with the closest known key.
+  void finish(const std::vector<std::string>& also_known = {});
+  bool ok() const { return !failed_; }
+  void file_error(const toml::source_position& at, std::string message);
+
+  // Parse helpers reused for values that are not direct keys (rule.when package specifiers).
+  std::optional<core::SpecifierSet> parse_specifier(const toml::node& node, std::string field);
+  std::optional<core::Requirement> parse_requirement(const toml::node& node, std::string field);
+
+ private:
+  const toml::node* get(std::string_view key, bool required, std::string_view expected);
+  void type_error(const toml::node& node, std::string_view field, std::string_view expected);
+  std::string field(std::string_view key) const;
+
+  const toml::table& table_;
+  std::string context_;
+  const FileContext& file_;
+  std::vector<std::string> known_;
+  bool failed_ = false;
+};
+
+}  // namespace bevenv::matrix::detail

@@ -1,0 +1,30 @@
+#pragma once
+// A handle on a libsolv Repo (owned by its Pool) with helpers to add solvables.
+#include <string_view>
+
+#include "solv/c_api.hpp"
+
+namespace bevenv::solver::solv {
+
+class Pool;
+
+class Repo {
+ public:
+  Repo(Pool& pool, ::Repo* repo) : pool_(&pool), repo_(repo) {}
+
+  // Adds a solvable that provides its own name at `evr`; returns its id.
+  Id add_solvable(Id name, Id evr);
+  void add_provide(Id solvable, Id dep);
+  void add_requirement(Id solvable, Id dep);
+  void add_conflict(Id solvable, Id dep);
+  // Builds the lookup structures; call once all solvables are added.
+  void internalize();
+
+  ::Repo* raw() const { return repo_; }
+
+ private:
+  Pool* pool_;
+  ::Repo* repo_;
+};
+
+}  // namespace bevenv::solver::solv

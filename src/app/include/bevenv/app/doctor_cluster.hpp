@@ -1,0 +1,26 @@
+#pragma once
+// `bevenv doctor --launcher torchrun|srun|mpirun`: the launch line that fans `bevenv-probe --rank`
+// out over a cluster through its own launcher, and (with --run) running it and reading rank 0's
+// aggregated report.
+#include <chrono>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "bevenv/app/output.hpp"
+
+namespace bevenv::app {
+
+struct LaunchOptions {
+  std::string launcher;  // `torchrun`, `srun` or `mpirun`
+  int nodes = 1;
+  int gpus_per_node = 1;
+  bool run = false;                  // run the line here instead of only printing it
+  std::filesystem::path probe;       // the bevenv-probe binary to launch
+  std::filesystem::path lockfile;    // passed to each rank so lock hashes can be compared
+  std::chrono::seconds timeout{120};  // rendezvous and collective bound per rank
+};
+
+CommandOutput doctor_launch(const LaunchOptions& options);
+
+}  // namespace bevenv::app

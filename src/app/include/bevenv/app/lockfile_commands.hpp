@@ -1,0 +1,27 @@
+#pragma once
+// Commands answered from an existing lockfile: `bevenv why` and `bevenv export`.
+#include <filesystem>
+#include <optional>
+#include <string>
+
+#include "bevenv/app/output.hpp"
+
+namespace bevenv::app {
+
+struct WhyOptions {
+  std::filesystem::path lockfile = "bevenv.lock";
+  std::string package;
+};
+CommandOutput why(const WhyOptions& options);
+
+enum class ExportFormat { requirements, json };
+
+struct ExportOptions {
+  std::filesystem::path lockfile = "bevenv.lock";
+  ExportFormat format = ExportFormat::requirements;
+  std::optional<std::filesystem::path> output;  // stdout when absent
+  bool hashes = true;
+};
+CommandOutput export_lockfile(const ExportOptions& options);
+
+}  // namespace bevenv::app

@@ -1,0 +1,36 @@
+#pragma once
+// `bevenv matrix check | show | rules`: human lines and JSON, never printed here.
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "bevenv/app/matrix_source.hpp"
+#include "bevenv/app/output.hpp"
+
+namespace bevenv::app {
+
+struct MatrixCheckOptions {
+  MatrixOptions matrix;
+  // Directories to check on top of the embedded data (after the `matrix` overlays).
+  std::vector<std::filesystem::path> dirs;
+};
+
+struct MatrixShowOptions {
+  MatrixOptions matrix;
+  std::string package;  // any spelling
+};
+
+struct MatrixRulesOptions {
+  MatrixOptions matrix;
+  std::string failure;  // `F2`: only rules for this failure; empty: all
+};
+
+// Exit 0 with counts when valid; exit 2 with every diagnostic otherwise.
+CommandOutput matrix_check(const MatrixCheckOptions& options);
+// Versions x variants of one package with the rules that touch each. Throws core::Error
+// (bad_input) for an unknown package.
+CommandOutput matrix_show(const MatrixShowOptions& options);
+// The known-bad catalogue: id, kind, failure, when/then, symptom, fix, sources.
+CommandOutput matrix_rules(const MatrixRulesOptions& options);
+
+}  // namespace bevenv::app

@@ -1,0 +1,25 @@
+#pragma once
+// Loading the matrix the way every command does: the embedded data, then the directories of
+// `BEVENV_MATRIX_PATH` (`:`-separated), then `--matrix DIR` flags, later ones winning.
+#include <filesystem>
+#include <string_view>
+#include <vector>
+
+#include "bevenv/matrix/loader.hpp"
+#include "bevenv/matrix/model.hpp"
+
+namespace bevenv::app {
+
+struct MatrixOptions {
+  std::vector<std::filesystem::path> overlays;  // from `--matrix DIR`, in order
+};
+
+// The overlay directories in precedence order: `BEVENV_MATRIX_PATH` entries, then `options`.
+std::vector<std::filesystem::path> matrix_overlays(const MatrixOptions& options);
+// Parses a `BEVENV_MATRIX_PATH` value; empty entries are skipped.
+std::vector<std::filesystem::path> split_matrix_path(std::string_view value);
+
+// Throws core::Error(ExitCode::bad_input) whose causes list every diagnostic.
+matrix::Matrix load_matrix_or_throw(const MatrixOptions& options);
+
+}  // namespace bevenv::app

@@ -1,0 +1,102 @@
+#include "build_image_checks.hpp"
+
+#include <cstdlib>
+
+#include "bevenv/core/error.hpp"
+#include "bevenv/core/fs.hpp"
+#include "bevenv/core/sha256.hpp"
+#include "bevenv/lockfiles/reader.hpp"
+#include "bevenv/lockfiles/writer.hpp"
+#include "lock_inputs.hpp"
+
+namespace bevenv::app::detail {
+namespace {
+
+using core::Error;
+using core::ExitCode;
+
+std::size_t first_different_line(const std::string& a, const std::string& b) {
+  std::size_t line = 1;
+  for (std::size_t i = 0; i < a.size() && i < b.size() && a[i] == b[i]; ++i) {
+    if (a[i] == '\n') ++line;
+  }
+  return line;
+}
+
+}  // namespace
+
+CheckedLock read_checked_lockfile(const std::filesystem::path& path) {
+  if (!std::filesystem::exists(path)) {
+    throw Error(ExitCode::bad_input, "no lockfile at `" + path.string() + "`",
+                "run `bevenv lock` first, or name the file with `--lockfile PATH`");
+  }
+  CheckedLock checked;
+  checked.bytes = core::read_file(path);
+  auto parsed = lockfiles::parse_lockfile(checked.bytes, path.string());
+  if (!parsed) throw Error(ExitCode::bad_input, parsed.error().to_string(), parsed.error().hint);
+  checked.lock = std::move(parsed).value();
+  checked.digest = "sha256:" + core::sha256_hex(checked.bytes);
+  // bevenv writes one canonical form; anything else was written by someone else.
+  const std::string canonical = lockfiles::to_toml(checked.lock);
+  if (canonical != checked.bytes) {
+    throw Error(ExitCode::bad_input,
+                "`" + path.string() +
+                    "` was edited by hand: it differs from the form bevenv "
+                    "writes from line " +
+                    std::to_string(first_different_line(canonical, checked.bytes)),
+                "re-create it with `bevenv lock` instead of editing it");
+  }
+  return checked;
+}
+
+InputCheck check_lock_inputs(const lockfiles::Lockfile& lock, const BuildImageOptions& options) {
+  InputCheck result;
+  LockOptions relock;
+  relock.matrix = options.matrix;
+  if (!lock.profile.empty()) relock.profile = lock.profile;
+  relock.target.python = lock.target.python;
+  if (!lock.target.cuda_driver.empty()) relock.target.cuda_driver = lock.target.cuda_driver;
+  relock.target.gpus = lock.target.gpus;
+  relock.target.platform = lock.target.platform;
+  if (!lock.target.glibc.empty()) relock.target.glibc = lock.target.glibc;
+  relock.project_file = options.project_file;
+  std::string now;
+  try {
+    const LockInputs inputs = gather_lock_inputs(relock);
+    if (inputs.profile != nullptr)
+      result.workers_per_gpu = inputs.profile->dataloader_workers_per_gpu;
+    now = input_hash(inputs);
+  } catch (const Error& e) {
+    result.note = std::string("the lock inputs could not be gathered (") + e.what() +
+                  "), so the input hash was not re-checked";
+    return result;
+  }
+  if (!options.check_inputs) {
+    result.note = "input hash not re-checked (--no-input-check)";
+    return result;
+  }
+  if (now != lock.input_hash) {
+    throw Error(ExitCode::bad_input,
+                "`" + options.lockfile.string() + "` is stale: its inputs hash to `" + now +
+                    "` now, the file records `" + lock.input_hash + "`",
+                "re-lock with `bevenv lock` (the matrix, profile, target or bevenv.toml changed); "
+                "`--no-input-check` builds it as it is");
+  }
+  result.checked = true;
+  return result;
+}
+
+std::int64_t source_date_epoch() {
+  const char* text = std::getenv("SOURCE_DATE_EPOCH");
+  if (text == nullptr || *text == '\0') return 0;
+  char* end = nullptr;
+  const long long value = std::strtoll(text, &end, 10);
+  if (*end != '\0' || value < 0) {
+    throw Error(ExitCode::bad_input,
+                "`SOURCE_DATE_EPOCH` is `" + std::string(text) + "`, not a number of seconds",
+                "set it to a Unix time, e.g. `SOURCE_DATE_EPOCH=$(git log -1 --format=%ct)`");
+  }
+  return value;
+}
+
+}  // namespace bevenv::app::detail

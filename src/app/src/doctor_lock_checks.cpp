@@ -1,0 +1,264 @@
+// The checks only doctor can make: the installed environment and this host against the
+// lockfile (drift, Python, driver floor for the locked CUDA, target GPUs), and the matrix's
+// known-bad rules against the versions really installed.
+#include <algorithm>
+
+#include "bevenv/core/name.hpp"
+#include "bevenv/matrix/evaluate.hpp"
+#include "doctor_internal.hpp"
+
+namespace bevenv::app::doctor_detail {
+namespace {
+
+using probes::Severity;
+
+// Installed `1.10.1+cu113` matches a lock entry `1.10.1` with variant `cu113`, and a lock entry
+// whose local part is a matrix label the index does not publish (`1.4.0` for mmcv-full).
+bool same_version(const std::string& installed, const lockfiles::Package& locked) {
+  const auto have = parse_version(installed);
+  const auto want = parse_version(locked.version);
+  if (!have || !want) return installed == locked.version;
+  if (*have == *want) return true;
+  if (want->has_local() || have->without_local() != want->without_local()) return false;
+  return !have->has_local() || locked.variant.empty() || have->local_string() == locked.variant;
+}
+
+std::string locked_text(const lockfiles::Package& package) {
+  const auto version = parse_version(package.version);
+  if (!package.variant.empty() && version && !version->has_local()) {
+    return package.version + " (" + package.variant + ")";
+  }
+  return package.version;
+}
+
+// The probe's failing verdict about a package, to say why its drift matters.
+std::string failure_about(const std::string& package, const std::vector<probes::Finding>& seen) {
+  for (const auto& finding : seen) {
+    if (finding.severity == Severity::ok || finding.field_failure.empty()) continue;
+    const auto packages = packages_of_check(finding.check);
+    if (std::find(packages.begin(), packages.end(), package) != packages.end()) {
+      return finding.field_failure;
+    }
+  }
+  return "";
+}
+
+void drift(const json& report, const lockfiles::Lockfile& lock, std::vector<probes::Finding>& out) {
+  if (section_if_ok(report, "python").empty()) return;
+  const auto installed = installed_versions(report);
+  const std::vector<probes::Finding> probe_findings = probes::evaluate(report);
+  std::size_t matching = 0;
+  std::size_t skipped = 0;
+  for (const auto& package : lock.packages) {
+    const std::string name = core::normalize_name(package.name);
+    const auto found = installed.find(name);
+    const std::string pin = "`pip install '" + package.name + "==" + package.version + "'`";
+    if (found == installed.end()) {
+      // A package behind a marker may rightly be absent; say so only with -v.
+      if (package.markers) {
+        ++skipped;
+        continue;
+      }
+      out.push_back(make_finding("drift", Severity::problem,
+                                 package.name + " is not installed; the lock pins " +
+                                     locked_text(package),
+                                 pin + " (or reinstall from `bevenv export`)"));
+      continue;
+    }
+    if (same_version(found->second, package)) {
+      ++matching;
+      continue;
+    }
+    const std::string failure = failure_about(name, probe_findings);
+    out.push_back(make_finding(
+        "drift", Severity::problem,
+        package.name + " " + found->second + " installed, the lock says " + locked_text(package) +
+            (failure.empty() ? "" : " (" + failure + " fails with the installed one)"),
+        pin + " (or reinstall from `bevenv export`)", failure));
+  }
+  if (matching == lock.packages.size() - skipped) {
+    std::string title = std::to_string(matching) + " of " + std::to_string(lock.packages.size()) +
+                        " locked packages installed at their locked versions";
+    if (skipped > 0) title += " (" + std::to_string(skipped) + " behind markers absent)";
+    out.push_back(make_finding("drift", Severity::ok, title, "", "",
+                               "versions compared (local build tags included); artifact hashes "
+                               "are enforced at install time by `pip install --require-hashes`, "
+                               "an installed environment keeps no wheel hash to compare"));
+  }
+}
+
+void python_version(const json& report, const lockfiles::Lockfile& lock,
+                    std::vector<probes::Finding>& out) {
+  const std::string have = interpreter_version(report);
+  if (have.empty() || lock.target.python.empty()) return;
+  if (minor_of(have) == minor_of(lock.target.python)) {
+    out.push_back(make_finding("lock-python", Severity::ok,
+                               "Python " + have + " matches the lock's " + lock.target.python));
+    return;
+  }
+  out.push_back(make_finding(
+      "lock-python", Severity::problem,
+      "Python " + have + " here, but the lock is for Python " + lock.target.python,
+      "use a Python " + minor_of(lock.target.python) + " interpreter (`--python PATH`), or "
+      "re-lock for this one: `bevenv lock --python " + minor_of(have) + "`"));
+}
+
+struct DriverFloor {
+  std::string min_driver;
+  std::string minor_compat;  // empty when unknown
+  std::string source;
+};
+
+// The matrix's toolkit record wins over bevenv-probe's built-in table: it carries its sources
+// and users can correct it with an overlay.
+std::optional<DriverFloor> driver_floor(const std::string& cuda, const matrix::Matrix* matrix,
+                                        std::string& note) {
+  const auto table = probes::minimum_driver_for_cuda(cuda);
+  const auto version = parse_version(cuda);
+  const matrix::Toolkit* toolkit =
+      matrix != nullptr && version ? matrix->find_toolkit(*version) : nullptr;
+  if (toolkit != nullptr) {
+    DriverFloor floor{toolkit->min_driver.to_string(), "", toolkit->origin.to_string()};
+    if (toolkit->minor_compat_driver) floor.minor_compat = toolkit->minor_compat_driver->to_string();
+    const auto table_version = table ? parse_version(*table) : std::nullopt;
+    if (table_version && *table_version != toolkit->min_driver) {
+      note = "bevenv-probe's table says " + *table + "; the matrix (" + floor.source + ") wins";
+    }
+    return floor;
+  }
+  if (table) return DriverFloor{*table, "", "bevenv-probe's table"};
+  return std::nullopt;
+}
+
+void locked_cuda(const json& report, const DoctorContext& ctx, std::vector<probes::Finding>& out) {
+  const std::string wanted = ctx.lock->environment.cuda;
+  const std::string supported = driver_cuda(report);
+  if (wanted.empty() || supported.empty()) return;
+  std::string note;
+  const auto floor = driver_floor(wanted, ctx.matrix, note);
+  const auto want = parse_version(wanted);
+  const auto have = parse_version(supported);
+  if (!want || !have) return;
+  const json& driver = section_if_ok(report, "driver");
+  const bool overridden = driver.value("cuda_version_overridden", false);
+  const std::string version = overridden ? "" : driver_version(report);
+  std::string detail = floor ? "minimum driver for CUDA " + wanted + ": " + floor->min_driver +
+                                   " (" + floor->source + ")"
+                             : "CUDA " + wanted + " is in neither the matrix nor the probe's table";
+  if (!note.empty()) detail += "; " + note;
+  const std::string floor_text = floor ? floor->min_driver : std::string("a newer one");
+  const std::string needs = floor ? "driver ≥ " + floor->min_driver : "a newer driver";
+  const std::string drv = version.empty() ? "this driver" : "driver " + version;
+  if (want->base_version() <= have->base_version()) {
+    out.push_back(make_finding("driver-cuda", Severity::ok,
+                               "the lock's CUDA " + wanted + " runs on " + drv + " (CUDA ≤ " +
+                                   supported + ")",
+                               "", "", detail));
+    return;
+  }
+  const bool same_major = want->release().front() == have->release().front();
+  const auto driver_v = parse_version(version);
+  const auto compat_v = floor && !floor->minor_compat.empty() ? parse_version(floor->minor_compat)
+                                                              : std::nullopt;
+  const bool minor_compat = same_major && want->release().front() >= 11 &&
+                            (!driver_v || !compat_v || *driver_v >= *compat_v);
+  if (minor_compat) {
+    out.push_back(make_finding("driver-cuda", Severity::warning,
+                               "the lock's CUDA " + wanted + " is newer than " + drv +
+                                   " supports (CUDA ≤ " + supported +
+                                   "): it runs only through minor-version compatibility, "
+                                   "without PTX JIT",
+                               "upgrade the NVIDIA driver to " + floor_text + " or later",
+                               "", detail));
+    return;
+  }
+  out.push_back(make_finding(
+      "driver-cuda", Severity::problem,
+      "the lock's CUDA " + wanted + " needs " + needs + "; " + drv + " supports CUDA ≤ " +
+          supported + " (CUDA_ERROR_INSUFFICIENT_DRIVER at the first CUDA call)",
+      "upgrade the NVIDIA driver to " + floor_text + " or later, or re-lock for this driver: `bevenv lock --cuda-driver " + supported + "`",
+      "", detail));
+}
+
+void target_gpus(const json& report, const lockfiles::Lockfile& lock,
+                 std::vector<probes::Finding>& out) {
+  const auto sms = gpu_sms(report);
+  if (sms.empty() || lock.target.gpus.empty()) return;
+  std::string locked;
+  for (const auto& gpu : lock.target.gpus) locked += (locked.empty() ? "" : ", ") + gpu;
+  for (const auto& sm : sms) {
+    const auto support = probes::arch_support(sm, lock.target.gpus);
+    if (support == probes::ArchSupport::sass) {
+      out.push_back(make_finding("lock-gpus", Severity::ok,
+                                 "this host's " + sm + " is a target of the lock (" + locked + ")"));
+    } else {
+      out.push_back(make_finding(
+          "lock-gpus", Severity::warning,
+          "this host's " + sm + " is not a target of the lock (" + locked +
+              "): its torch and ops builds were chosen for other GPUs",
+          "re-lock with this GPU: `bevenv lock --gpu " + sm + "`", "F10"));
+    }
+  }
+}
+
+std::string pins_text(const matrix::Rule& rule, const matrix::Selection& selection) {
+  std::string text;
+  auto add = [&](const std::string& name) {
+    const auto pin = selection.pins.find(name);
+    if (pin == selection.pins.end()) return;
+    const std::string item = name + " " + pin->second.to_string();
+    if (text.find(item) == std::string::npos) text += (text.empty() ? "" : " with ") + item;
+  };
+  add(rule.then.normalized_name());
+  for (const auto& condition : rule.when_packages) add(condition.name);
+  return text;
+}
+
+}  // namespace
+
+void lock_checks(const json& report, const DoctorContext& ctx, std::vector<probes::Finding>& out) {
+  if (ctx.lock == nullptr) return;
+  locked_cuda(report, ctx, out);
+  target_gpus(report, *ctx.lock, out);
+  python_version(report, *ctx.lock, out);
+  drift(report, *ctx.lock, out);
+}
+
+void known_bad_rules(const json& report, const DoctorContext& ctx,
+                     std::vector<probes::Finding>& out) {
+  if (ctx.matrix == nullptr || section_if_ok(report, "python").empty()) return;
+  matrix::Selection selection;
+  for (const auto& [name, text] : installed_versions(report)) {
+    if (auto version = parse_version(text)) selection.pins.emplace(name, *version);
+  }
+  selection.target.python = parse_version(interpreter_version(report));
+  selection.target.cuda_driver = parse_version(driver_version(report));
+  const auto sms = gpu_sms(report);
+  if (!sms.empty()) selection.target.gpu_arch = sms.front();
+  selection.target.platform = "linux";
+  selection.profile = ctx.profile;
+  std::size_t checked = 0;
+  std::size_t violated = 0;
+  for (const auto& rule : ctx.matrix->rules) {
+    if (rule.kind == matrix::RuleKind::prefer) continue;
+    ++checked;
+    if (matrix::check_rule(rule, selection) != matrix::Verdict::violated) continue;
+    ++violated;
+    std::string detail = "rule `" + rule.id + "` (" + rule.origin.to_string() + ")";
+    if (!rule.symptom.empty()) detail += "; symptom: " + rule.symptom;
+    for (const auto& source : rule.sources) detail += "; source: " + source;
+    out.push_back(make_finding("known-bad", Severity::problem,
+                               pins_text(rule, selection) + ": " + rule.message +
+                                   " (rule `" + rule.id + "`)",
+                               rule.fix, rule.failure, detail));
+  }
+  if (violated == 0) {
+    out.push_back(make_finding("known-bad", Severity::ok,
+                               "no known-bad combination among " +
+                                   std::to_string(selection.pins.size()) +
+                                   " installed packages (" + std::to_string(checked) +
+                                   " matrix rules)"));
+  }
+}
+
+}  // namespace bevenv::app::doctor_detail

@@ -1,0 +1,183 @@
+#include <chrono>
+#include <filesystem>
+#include <variant>
+
+#include "bevenv/app/lock.hpp"
+#include "bevenv/core/error.hpp"
+#include "bevenv/core/fs.hpp"
+#include "bevenv/lockfiles/diff.hpp"
+#include "bevenv/lockfiles/reader.hpp"
+#include "bevenv/lockfiles/writer.hpp"
+#include "bevenv/solver/solve.hpp"
+#include "lock_index.hpp"
+#include "lock_inputs.hpp"
+#include "lock_result.hpp"
+#include "lock_translate.hpp"
+
+namespace bevenv::app {
+namespace {
+
+namespace fs = std::filesystem;
+using core::ExitCode;
+
+// Packages worth naming on the summary line, in this order, when present.
+constexpr const char* kHeadline[] = {"python", "torch", "torchvision", "mmcv-full", "mmcv",
+                                     "mmdet", "mmseg", "mmdet3d", "numpy", "setuptools", "yapf"};
+
+std::string subject(const LockInputs& inputs) {
+  return inputs.profile != nullptr ? inputs.profile->name : std::string("the request");
+}
+
+nlohmann::json explanation_json(const std::vector<solver::ExplanationStep>& steps) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const auto& step : steps) {
+    nlohmann::json j = {{"text", step.text}, {"package", step.package}};
+    if (!step.versions.empty()) j["versions"] = step.versions;
+    if (!step.dependency.empty()) j["dependency"] = step.dependency;
+    if (!step.other_package.empty()) j["other_package"] = step.other_package;
+    if (!step.origin.empty()) j["origin"] = step.origin;
+    if (!step.children.empty()) j["because"] = explanation_json(step.children);
+    out.push_back(std::move(j));
+  }
+  return out;
+}
+
+CommandOutput unsatisfiable(const LockInputs& inputs, const solver::Unsolvable& unsolvable) {
+  CommandOutput out;
+  out.exit_code = ExitCode::problem_found;
+  out.add("no environment satisfies " + subject(inputs) + " (" + inputs.target.describe() + ")",
+          Mark::problem);
+  for (const auto& line : solver::render_explanation(unsolvable)) out.add(line, Mark::none, 1);
+  out.hint("hint: relax or drop a pin named above; `bevenv matrix show PACKAGE` lists the "
+           "versions and the rules that touch them",
+           0);
+  nlohmann::json problems = nlohmann::json::array();
+  for (const auto& problem : unsolvable.problems) problems.push_back(explanation_json(problem.steps));
+  out.json = {{"status", "unsatisfiable"},
+              {"target", inputs.target.describe()},
+              {"problems", problems}};
+  return out;
+}
+
+std::string headline(const lockfiles::Lockfile& lock) {
+  std::string line;
+  for (const char* name : kHeadline) {
+    if (const auto* p = lock.find_package(name)) {
+      line += (line.empty() ? "" : " · ") + p->name + " " + p->version;
+      if (!p->variant.empty() && p->version.find('+') == std::string::npos) {
+        line += " (" + p->variant + ")";
+      }
+    }
+  }
+  return line;
+}
+
+std::string avoided_line(const lockfiles::Lockfile& lock) {
+  std::string list;
+  std::size_t count = 0;
+  for (const auto& rule : lock.rules_applied) {
+    if (rule.effect.rfind("not ", 0) != 0) continue;
+    ++count;
+    list += (list.empty() ? "" : ", ") + rule.effect.substr(4);
+    if (!rule.failure.empty()) list += " (" + rule.failure + ")";
+  }
+  if (count == 0) return {};
+  return "avoided " + std::to_string(count) + " known-bad pin" + (count == 1 ? "" : "s") + ": " +
+         list;
+}
+
+nlohmann::json packages_json(const lockfiles::Lockfile& lock) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const auto& p : lock.packages) {
+    out.push_back({{"name", p.name}, {"version", p.version}, {"variant", p.variant}});
+  }
+  return out;
+}
+
+CommandOutput check_against_disk(const LockInputs& inputs, const lockfiles::Lockfile& fresh) {
+  CommandOutput out;
+  const std::string path = inputs.output.string();
+  if (!fs::exists(inputs.output)) {
+    out.exit_code = ExitCode::problem_found;
+    out.add("`" + path + "` does not exist", Mark::problem);
+    out.hint("fix: run `bevenv lock` to create it");
+    out.json = {{"status", "missing"}, {"lockfile", path}};
+    return out;
+  }
+  const std::string on_disk = core::read_file(inputs.output);
+  if (on_disk == lockfiles::to_toml(fresh)) {
+    out.add("`" + path + "` is up to date (input hash " + fresh.input_hash.substr(7, 12) + ")",
+            Mark::ok);
+    out.json = {{"status", "up-to-date"}, {"lockfile", path}, {"input_hash", fresh.input_hash}};
+    return out;
+  }
+  out.exit_code = ExitCode::problem_found;
+  out.add("`" + path + "` is stale: a re-lock would change it", Mark::problem);
+  nlohmann::json changes = nlohmann::json::array();
+  auto old = lockfiles::parse_lockfile(on_disk, path);
+  if (old) {
+    for (const auto& change : lockfiles::diff_lockfiles(old.value(), fresh)) {
+      out.add(change.text, Mark::none, 1);
+      changes.push_back(change.text);
+    }
+  } else {
+    out.add("the file on disk does not parse: " + old.error().to_string(), Mark::none, 1);
+  }
+  out.hint("fix: run `bevenv lock` to update it");
+  out.json = {{"status", "stale"}, {"lockfile", path}, {"changes", changes}};
+  return out;
+}
+
+}  // namespace
+
+CommandOutput lock(const LockOptions& options) {
+  const auto start = std::chrono::steady_clock::now();
+  const LockInputs inputs = gather_lock_inputs(options);
+  Translation translation = translate(inputs);
+  // Package indexes: records for uncurated packages (lock_index.cpp); null when none is given.
+  const std::unique_ptr<IndexSession> index = open_index(options, inputs);
+  if (index) add_index_records(*index, inputs, translation);
+  const auto result = solver::solve(translation.database, translation.request);
+  if (const auto* unsolvable = std::get_if<solver::Unsolvable>(&result)) {
+    return unsatisfiable(inputs, *unsolvable);
+  }
+  const auto& solution = std::get<solver::Solution>(result);
+  lockfiles::Lockfile lock = build_lockfile(inputs, translation, solution);
+  if (index) attach_artifacts(*index, inputs, lock);  // URL, sha256, size (lock_index.cpp)
+  if (options.check) return check_against_disk(inputs, lock);
+
+  lockfiles::write_lockfile(inputs.output, lock);
+  const auto elapsed = std::chrono::duration_cast<std::chrono::microseconds>(
+      std::chrono::steady_clock::now() - start);
+
+  CommandOutput out;
+  const double ms = static_cast<double>(elapsed.count()) / 1000.0;
+  char took[32];
+  std::snprintf(took, sizeof took, "%.1f ms", ms);
+  out.add("Resolved " + std::to_string(lock.packages.size()) + " packages for " + subject(inputs) +
+          " (" + inputs.target.describe() + ") in " + took);
+  out.add(headline(lock), Mark::none, 1);
+  if (const std::string avoided = avoided_line(lock); !avoided.empty()) {
+    out.add(avoided, Mark::none, 1);
+  }
+  for (const auto& [id, archs] : translation.ptx_only) {
+    const auto& record = translation.database.record(id);
+    if (const auto* chosen = solution.find(record.name); chosen && chosen->record == id) {
+      out.add(record.name + " " + record.version.to_string() + " has no SASS for " + archs +
+                  ": kernels JIT-compile from PTX at start-up (F10)",
+              Mark::warning, 1);
+    }
+  }
+  out.add("Wrote `" + inputs.output.string() + "` (input hash " + lock.input_hash.substr(7, 12) +
+          "); next: `bevenv why PACKAGE`, `bevenv export`");
+  out.json = {{"status", "resolved"},
+              {"lockfile", inputs.output.string()},
+              {"input_hash", lock.input_hash},
+              {"profile", lock.profile},
+              {"target", inputs.target.describe()},
+              {"elapsed_ms", ms},
+              {"packages", packages_json(lock)}};
+  return out;
+}
+
+}  // namespace bevenv::app

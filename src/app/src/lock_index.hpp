@@ -1,0 +1,49 @@
+#pragma once
+// Package indexes in `bevenv lock`: solver records for the packages the matrix does not curate,
+// read from their metadata until the dependency closure is complete, and the URL, sha256 and
+// size of every pinned artifact. Off unless an index option is given, so a lock from the
+// matrix alone never touches the network.
+#include <deque>
+#include <map>
+#include <memory>
+#include <string>
+
+#include "bevenv/app/lock.hpp"
+#include "bevenv/index/client.hpp"
+#include "bevenv/lockfiles/model.hpp"
+#include "lock_inputs.hpp"
+#include "lock_translate.hpp"
+
+namespace bevenv::app {
+
+// One lock's view of the sources; owns the records it adds, so it must outlive the
+// Translation those records are added to.
+struct IndexSession {
+  std::unique_ptr<index::Reporter> reporter;
+  std::unique_ptr<index::IndexClient> client;
+  std::deque<matrix::PackageVersion> fetched;      // stable addresses for Translation::records
+  std::map<std::string, index::Listing> listings;  // by normalized name
+  // Sources profile and matrix records name, in the form IndexSettings takes.
+  std::map<std::string, std::vector<index::Source>> pinned;
+};
+
+// The settings `options` ask for, over pip's configuration; nullopt when no index option is
+// set (the lock then comes from the matrix alone).
+std::optional<index::IndexSettings> index_settings(const LockOptions& options,
+                                                   const LockInputs& inputs);
+std::unique_ptr<IndexSession> open_index(const LockOptions& options, const LockInputs& inputs);
+
+// Adds solver records for uncurated packages, from the first source listing each (curated
+// packages come only from the sources their matrix records name). Reads at most
+// `candidates_per_package` versions per package and requirement, newest first, and iterates
+// until every dependency has records. Throws core::Error (failure) naming the source and URL
+// when a source cannot be read.
+void add_index_records(IndexSession& session, const LockInputs& inputs, Translation& translation);
+
+// Gives every package of `lock` the artifact that fits the target (best wheel, else an sdist
+// with a build step) with URL, sha256 and size, and the source it comes from. A curated
+// sha256 must match the source's file. Throws core::Error when a pinned version has no
+// artifact, or a hash does not match.
+void attach_artifacts(IndexSession& session, const LockInputs& inputs, lockfiles::Lockfile& lock);
+
+}  // namespace bevenv::app

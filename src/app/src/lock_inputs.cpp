@@ -1,0 +1,151 @@
+#include "lock_inputs.hpp"
+
+#include <algorithm>
+
+#include "bevenv/app/project_file.hpp"
+#include "bevenv/core/error.hpp"
+#include "bevenv/core/fs.hpp"
+#include "bevenv/core/sha256.hpp"
+#include "bevenv/matrix/loader.hpp"
+
+namespace bevenv::app {
+namespace {
+
+namespace fs = std::filesystem;
+using core::Error;
+using core::ExitCode;
+
+// Hashes what the matrix was loaded from, so that an edited overlay makes a lock stale.
+std::string digest_matrix_sources(const MatrixOptions& options) {
+  core::Sha256 hasher;
+  for (const auto& file : matrix::embedded_files()) {
+    hasher.update(file.path + "\n" + std::to_string(file.text.size()) + "\n");
+    hasher.update(file.text);
+  }
+  for (const auto& dir : matrix_overlays(options)) {
+    std::vector<fs::path> files;
+    std::error_code ignored;
+    for (const auto& entry : fs::directory_iterator(dir, ignored)) {
+      if (entry.path().extension() == ".toml") files.push_back(entry.path());
+    }
+    std::sort(files.begin(), files.end());
+    for (const auto& path : files) {
+      const std::string text = core::read_file(path);
+      hasher.update(path.filename().string() + "\n" + std::to_string(text.size()) + "\n");
+      hasher.update(text);
+    }
+  }
+  return hasher.hex_digest();
+}
+
+core::Requirement parse_requirement(const std::string& text, const std::string& origin) {
+  auto parsed = core::Requirement::parse(text);
+  if (!parsed) {
+    throw Error(ExitCode::bad_input,
+                origin + ": invalid requirement `" + text + "`: " + parsed.error().to_string(),
+                "write a PEP 508 requirement such as `torch==1.10.1` or `numpy<1.24`");
+  }
+  return std::move(parsed).value();
+}
+
+void merge_target(TargetOverrides& into, const TargetOverrides& flags) {
+  if (flags.python) into.python = flags.python;
+  if (flags.cuda_driver) into.cuda_driver = flags.cuda_driver;
+  if (!flags.gpus.empty()) into.gpus = flags.gpus;
+  if (flags.platform) into.platform = flags.platform;
+  if (flags.glibc) into.glibc = flags.glibc;
+}
+
+std::string profile_names(const matrix::Matrix& m) {
+  std::string names;
+  for (const auto& [name, profile] : m.profiles) names += (names.empty() ? "`" : ", `") + name + "`";
+  return names;
+}
+
+}  // namespace
+
+LockInputs gather_lock_inputs(const LockOptions& options) {
+  LockInputs inputs;
+  inputs.matrix = load_matrix_or_throw(options.matrix);
+  inputs.matrix_digest = digest_matrix_sources(options.matrix);
+
+  std::optional<ProjectFile> project;
+  if (options.project_file) {
+    project = read_project_file(*options.project_file);
+  } else if (fs::exists("bevenv.toml")) {
+    project = read_project_file("bevenv.toml");
+  }
+
+  std::optional<std::string> profile_name = options.profile;
+  TargetOverrides target;
+  if (project) {
+    if (!profile_name) profile_name = project->profile;
+    target = project->target;
+    for (const auto& text : project->requirements) {
+      inputs.requirements.push_back({parse_requirement(text, project->path.string()),
+                                     project->path.filename().string()});
+    }
+    if (project->requirements_file) {
+      for (const auto& text : read_requirements_file(*project->requirements_file)) {
+        inputs.requirements.push_back({parse_requirement(text, project->requirements_file->string()),
+                                       project->requirements_file->filename().string()});
+      }
+    }
+  }
+  merge_target(target, options.target);
+  if (options.requirements_file) {
+    for (const auto& text : read_requirements_file(*options.requirements_file)) {
+      inputs.requirements.push_back({parse_requirement(text, options.requirements_file->string()),
+                                     options.requirements_file->filename().string()});
+    }
+  }
+  for (const auto& text : options.requirements) {
+    inputs.requirements.push_back({parse_requirement(text, "--require"), "the request"});
+  }
+
+  if (profile_name) {
+    inputs.profile = inputs.matrix.find_profile(*profile_name);
+    if (inputs.profile == nullptr) {
+      throw Error(ExitCode::bad_input, "unknown profile `" + *profile_name + "`",
+                  "profiles in the matrix: " + profile_names(inputs.matrix));
+    }
+  } else if (inputs.requirements.empty()) {
+    throw Error(ExitCode::bad_input, "nothing to lock: no profile and no requirements",
+                "add `--profile NAME` (one of " + profile_names(inputs.matrix) +
+                    ") or `--require SPEC`, or write them in `bevenv.toml`");
+  }
+  std::optional<std::string> profile_python;
+  if (inputs.profile != nullptr && !inputs.profile->python.empty()) {
+    profile_python = inputs.profile->python;
+  }
+  inputs.target = resolve_target(target, profile_python);
+
+  if (options.output) {
+    inputs.output = *options.output;
+  } else if (project && project->lockfile) {
+    inputs.output = *project->lockfile;
+  } else {
+    inputs.output = "bevenv.lock";
+  }
+  return inputs;
+}
+
+std::string input_hash(const LockInputs& inputs) {
+  // A versioned, line-oriented canonical text: any change of meaning changes a line.
+  std::string text = "bevenv-lock-inputs 1\n";
+  text += "matrix " + inputs.matrix.version + " " + inputs.matrix_digest + "\n";
+  text += "profile " + (inputs.profile ? inputs.profile->name : std::string("-")) + "\n";
+  std::vector<std::string> requirements;
+  for (const auto& r : inputs.requirements) requirements.push_back(r.requirement.to_string());
+  std::sort(requirements.begin(), requirements.end());
+  for (const auto& r : requirements) text += "require " + r + "\n";
+  const TargetFacts& t = inputs.target;
+  text += "python " + t.python.to_string() + "\n";
+  text += "platform " + t.platform + "\n";
+  text += "glibc " + t.glibc.to_string() + "\n";
+  text += "cuda-driver " + (t.cuda_driver ? t.cuda_driver->to_string() : std::string("-")) + "\n";
+  for (const auto& gpu : t.gpus) text += "gpu " + gpu.name() + "\n";
+  return "sha256:" + core::sha256_hex(text);
+}
+
+}  // namespace bevenv::app

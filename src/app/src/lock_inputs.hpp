@@ -1,0 +1,34 @@
+#pragma once
+// Everything a lock depends on, gathered from flags, bevenv.toml and the matrix; hashed so
+// that `lock --check` and build-image can tell when a lock is stale.
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "bevenv/app/lock.hpp"
+#include "bevenv/app/target.hpp"
+#include "bevenv/core/requirement.hpp"
+#include "bevenv/matrix/model.hpp"
+
+namespace bevenv::app {
+
+struct UserRequirement {
+  core::Requirement requirement;
+  std::string origin;  // `--require`, `bevenv.toml`, `requirements.txt:3`
+};
+
+struct LockInputs {
+  matrix::Matrix matrix;
+  std::string matrix_digest;  // sha256 over the matrix source texts, in load order
+  const matrix::Profile* profile = nullptr;
+  std::vector<UserRequirement> requirements;
+  TargetFacts target;
+  std::filesystem::path output;
+};
+
+LockInputs gather_lock_inputs(const LockOptions& options);
+// `sha256:<hex>` of the canonical text of the inputs.
+std::string input_hash(const LockInputs& inputs);
+
+}  // namespace bevenv::app

@@ -1,0 +1,232 @@
+#include "lock_result.hpp"
+
+#include <algorithm>
+
+#include "bevenv/app/version_info.hpp"
+#include "bevenv/core/name.hpp"
+#include "bevenv/matrix/evaluate.hpp"
+
+namespace bevenv::app {
+namespace {
+
+using lockfiles::Reason;
+using lockfiles::ReasonKind;
+
+std::string first_source(const std::vector<std::string>& sources) {
+  return sources.empty() ? std::string() : sources.front();
+}
+
+std::string dependency_text(const solver::Dependency& d) {
+  return d.specifier.empty() ? d.name : d.name + d.specifier.to_string();
+}
+
+matrix::Selection selection_of(const LockInputs& inputs, const solver::Solution& solution) {
+  matrix::Selection selection;
+  for (const auto& chosen : solution.packages) {
+    if (!is_virtual(chosen.name)) selection.pins[chosen.name] = chosen.version;
+  }
+  selection.target.python = inputs.target.python;
+  selection.target.cuda_driver = inputs.target.cuda_driver;
+  if (!inputs.target.gpus.empty()) selection.target.gpu_arch = inputs.target.gpus.front().name();
+  selection.target.platform = "linux";
+  selection.profile = inputs.profile;
+  return selection;
+}
+
+std::string rule_effect(const matrix::Rule& rule) {
+  const std::string then = rule.then.name + rule.then.specifier.to_string();
+  switch (rule.kind) {
+    case matrix::RuleKind::conflicts:
+      return "not " + then;
+    case matrix::RuleKind::requires_:
+      return then;
+    case matrix::RuleKind::prefer:
+      return "prefer " + then;
+  }
+  return then;
+}
+
+std::vector<Reason> reasons_for(const solver::ChosenPackage& chosen,
+                                const solver::Solution& solution, const Translation& translation,
+                                const std::vector<const matrix::Rule*>& applied) {
+  std::vector<Reason> why;
+  for (const auto& link : chosen.required_by) {
+    Reason reason;
+    const auto rule = translation.rule_origins.find(link.dependency.origin);
+    if (rule != translation.rule_origins.end()) {
+      reason.kind = ReasonKind::rule;
+      reason.rule_id = rule->second->id;
+      reason.source = first_source(rule->second->sources);
+      reason.text = "held to `" + dependency_text(link.dependency) + "`";
+    } else if (link.from) {
+      const auto& parent = solution.packages.at(*link.from);
+      reason.kind = ReasonKind::required_by;
+      reason.package = parent.name;
+      reason.text = "`" + dependency_text(link.dependency) + "`";
+    } else {
+      reason.kind = ReasonKind::requested;
+      reason.text = link.dependency.origin + " (`" + dependency_text(link.dependency) + "`)";
+    }
+    if (std::find(why.begin(), why.end(), reason) == why.end()) why.push_back(reason);
+  }
+  // Known-bad pins this choice stays clear of, and known-good preferences it follows.
+  for (const matrix::Rule* rule : applied) {
+    if (core::normalize_name(rule->then.name) != chosen.name) continue;
+    Reason reason;
+    reason.rule_id = rule->id;
+    reason.source = first_source(rule->sources);
+    if (rule->kind == matrix::RuleKind::conflicts) {
+      reason.kind = ReasonKind::rule;
+      reason.text = "kept out of `" + rule->then.name + rule->then.specifier.to_string() + "`";
+    } else if (rule->kind == matrix::RuleKind::prefer) {
+      reason.kind = ReasonKind::preferred;
+      reason.text = "the known-good version of rule `" + rule->id + "`";
+    } else {
+      continue;  // requires rules already appear as incoming edges
+    }
+    if (std::find(why.begin(), why.end(), reason) == why.end()) why.push_back(reason);
+  }
+  return why;
+}
+
+lockfiles::Source source_of(const matrix::PackageVersion& build) {
+  if (!build.find_links.empty()) return {lockfiles::SourceKind::find_links, build.find_links};
+  if (!build.index_url.empty()) return {lockfiles::SourceKind::index, build.index_url};
+  return {lockfiles::SourceKind::pypi, "https://pypi.org/simple"};
+}
+
+std::vector<lockfiles::Artifact> artifacts_of(const matrix::PackageVersion& build) {
+  if (build.artifact_url.empty()) return {};
+  lockfiles::Artifact artifact;
+  artifact.url = build.artifact_url;
+  artifact.filename = build.artifact_url.substr(build.artifact_url.rfind('/') + 1);
+  if (!build.sha256.empty()) artifact.sha256 = build.sha256;
+  return {artifact};
+}
+
+std::string arch_list(const LockInputs& inputs) {
+  if (inputs.target.gpus.empty()) {
+    if (inputs.profile == nullptr) return {};
+    const auto it = inputs.profile->env.find("TORCH_CUDA_ARCH_LIST");
+    return it == inputs.profile->env.end() ? std::string() : it->second;
+  }
+  std::string out;
+  for (const auto& gpu : inputs.target.gpus) out += (out.empty() ? "" : ";") + gpu.dotted();
+  // PTX of the newest target lets a newer GPU still run the ops, after a JIT at start-up.
+  return out + "+PTX";
+}
+
+lockfiles::Environment environment_of(const LockInputs& inputs, const Translation& translation,
+                                      const solver::Solution& solution) {
+  lockfiles::Environment env;
+  std::optional<core::Version> cuda;
+  for (const auto& chosen : solution.packages) {
+    const auto record = translation.records.find(chosen.record);
+    if (record == translation.records.end() || !record->second->cuda) continue;
+    if (!cuda || *record->second->cuda > *cuda) cuda = record->second->cuda;
+  }
+  if (!cuda && inputs.profile != nullptr && !inputs.profile->cuda.empty()) {
+    if (auto parsed = core::Version::parse(inputs.profile->cuda)) cuda = parsed.value();
+  }
+  if (cuda) env.cuda = cuda->to_string();
+  if (inputs.profile != nullptr) {
+    env.base_image.tag = inputs.profile->base_image;
+    env.variables.insert(inputs.profile->env.begin(), inputs.profile->env.end());
+  }
+  if (env.base_image.tag.empty() && cuda) {
+    const matrix::Toolkit* toolkit = inputs.matrix.find_toolkit(*cuda);
+    if (toolkit != nullptr && !toolkit->images.empty()) env.base_image.tag = toolkit->images.front();
+  }
+  env.torch_cuda_arch_list = arch_list(inputs);
+  if (!env.torch_cuda_arch_list.empty()) {
+    env.variables["TORCH_CUDA_ARCH_LIST"] = env.torch_cuda_arch_list;
+  }
+  return env;
+}
+
+// `package` names the package a step belongs to when the step itself does not (a record's own
+// source build).
+lockfiles::BuildStep build_step_of(const matrix::BuildStep& step, const std::string& package,
+                                   const std::string& arch) {
+  lockfiles::BuildStep out;
+  out.name = step.name.empty() ? package : step.name;
+  const std::string produces = step.package.empty() ? package : step.package;
+  if (!produces.empty()) out.after.push_back(produces);
+  if (!step.workdir.empty()) out.working_dir = step.workdir;
+  out.env.insert(step.env.begin(), step.env.end());
+  if (!arch.empty()) out.env["TORCH_CUDA_ARCH_LIST"] = arch;
+  out.commands.push_back(step.command);
+  out.cuda_arch_list = arch;
+  return out;
+}
+
+}  // namespace
+
+lockfiles::Lockfile build_lockfile(const LockInputs& inputs, const Translation& translation,
+                                   const solver::Solution& solution) {
+  lockfiles::Lockfile lock;
+  lock.generator = version_line();
+  lock.matrix_version = inputs.matrix.version;
+  lock.input_hash = input_hash(inputs);
+  if (inputs.profile != nullptr) lock.profile = inputs.profile->name;
+  lock.target.python = inputs.target.python.to_string();
+  lock.target.platform = inputs.target.platform;
+  lock.target.glibc = inputs.target.glibc.to_string();
+  if (inputs.target.cuda_driver) lock.target.cuda_driver = inputs.target.cuda_driver->to_string();
+  for (const auto& gpu : inputs.target.gpus) lock.target.gpus.push_back(gpu.name());
+
+  const matrix::Selection selection = selection_of(inputs, solution);
+  std::vector<const matrix::Rule*> applied;
+  for (const auto& [origin, rule] : translation.rule_origins) {
+    const bool holds = matrix::when_holds(*rule, selection) == matrix::Truth::yes &&
+                       matrix::check_rule(*rule, selection) == matrix::Verdict::satisfied;
+    // A rule that became a dependency edge shaped the result even where its `when` is wider.
+    const bool used = std::any_of(solution.packages.begin(), solution.packages.end(), [&](const auto& p) {
+      return std::any_of(p.required_by.begin(), p.required_by.end(),
+                         [&](const solver::WhyLink& l) { return l.dependency.origin == origin; });
+    });
+    if (!holds && !used) continue;
+    applied.push_back(rule);
+    lock.rules_applied.push_back({rule->id, rule->failure, rule_effect(*rule),
+                                  rule->symptom.empty() ? std::nullopt
+                                                        : std::optional<std::string>(rule->symptom),
+                                  first_source(rule->sources)});
+  }
+
+  lock.environment = environment_of(inputs, translation, solution);
+  const std::string arch = lock.environment.torch_cuda_arch_list;
+  for (const auto& chosen : solution.packages) {
+    const auto record = translation.records.find(chosen.record);
+    if (chosen.is_system || record == translation.records.end()) continue;
+    const matrix::PackageVersion& build = *record->second;
+    lockfiles::Package package;
+    package.name = build.name;
+    package.version = build.install_version();
+    package.variant = build.version.local_string();
+    package.source = source_of(build);
+    package.artifacts = artifacts_of(build);
+    for (const auto& edge : chosen.dependencies) {
+      if (!is_virtual(edge.dependency.name)) package.dependencies.push_back(edge.dependency.name);
+    }
+    std::sort(package.dependencies.begin(), package.dependencies.end());
+    package.dependencies.erase(
+        std::unique(package.dependencies.begin(), package.dependencies.end()),
+        package.dependencies.end());
+    package.why = reasons_for(chosen, solution, translation, applied);
+    lock.packages.push_back(std::move(package));
+    if (build.build == matrix::BuildKind::source && build.build_step) {
+      lock.builds.push_back(build_step_of(*build.build_step, build.name, arch));
+    }
+  }
+  if (inputs.profile != nullptr) {
+    for (const auto& step : inputs.profile->builds) {
+      const bool present = std::any_of(lock.builds.begin(), lock.builds.end(),
+                                       [&](const auto& b) { return b.name == step.name; });
+      if (!present) lock.builds.push_back(build_step_of(step, std::string(), arch));
+    }
+  }
+  lockfiles::canonicalize(lock);
+  return lock;
+}
+
+}  // namespace bevenv::app

@@ -1,0 +1,226 @@
+#include "lock_translate.hpp"
+
+#include <algorithm>
+
+#include "bevenv/core/name.hpp"
+#include "bevenv/matrix/evaluate.hpp"
+
+namespace bevenv::app {
+namespace {
+
+core::SpecifierSet at_least(const core::Version& v) {
+  return core::SpecifierSet::parse(">=" + v.to_string()).value();
+}
+
+core::SpecifierSet exactly(const core::Version& v) {
+  return core::SpecifierSet::parse("===" + v.to_string()).value();
+}
+
+enum class KernelSupport { sass, ptx, none };
+
+// SASS for sm_XY runs on the same major with minor >= Y; PTX compute_XY JIT-compiles for any
+// GPU of capability >= XY (compat-facts §4).
+KernelSupport kernel_support(const matrix::PackageVersion& build, const GpuArch& gpu) {
+  for (const auto& sass : build.sass) {
+    const auto arch = parse_gpu_arch(sass);
+    if (arch && arch->capability / 10 == gpu.capability / 10 &&
+        arch->capability % 10 <= gpu.capability % 10) {
+      return KernelSupport::sass;
+    }
+  }
+  for (const auto& ptx : build.ptx) {
+    const auto arch = parse_gpu_arch(ptx);
+    if (arch && arch->capability <= gpu.capability) return KernelSupport::ptx;
+  }
+  return KernelSupport::none;
+}
+
+matrix::TargetFacts matrix_target(const TargetFacts& target) {
+  matrix::TargetFacts facts;
+  facts.python = target.python;
+  facts.cuda_driver = target.cuda_driver;
+  if (!target.gpus.empty()) facts.gpu_arch = target.gpus.front().name();
+  facts.platform = "linux";
+  return facts;
+}
+
+// Whether a rule's target and profile conditions hold, so only its package conditions remain.
+bool rule_context_holds(const matrix::Rule& rule, const LockInputs& inputs) {
+  if (!rule.when_profiles.empty()) {
+    if (inputs.profile == nullptr) return false;
+    const bool inside = std::any_of(rule.when_profiles.begin(), rule.when_profiles.end(),
+                                    [&](const std::string& p) { return inputs.profile->is_a(p); });
+    if (!inside) return false;
+  }
+  if (rule.when_target.empty()) return true;
+  matrix::Rule target_only = rule;
+  target_only.when_packages.clear();
+  matrix::Selection selection;
+  selection.target = matrix_target(inputs.target);
+  selection.profile = inputs.profile;
+  if (inputs.target.gpus.size() > 1 && !rule.when_target.gpu_arch.empty()) {
+    // A rule about one architecture holds when any target GPU has it.
+    for (const auto& gpu : inputs.target.gpus) {
+      selection.target.gpu_arch = gpu.name();
+      if (matrix::when_holds(target_only, selection) == matrix::Truth::yes) return true;
+    }
+    return false;
+  }
+  return matrix::when_holds(target_only, selection) == matrix::Truth::yes;
+}
+
+solver::Dependency dependency_of(const matrix::PackageCondition& c, std::string origin) {
+  return solver::Dependency{c.name, c.specifier, std::move(origin)};
+}
+
+solver::Dependency dependency_of(const core::Requirement& r, std::string origin) {
+  return solver::Dependency{core::normalize_name(r.name), r.specifier, std::move(origin)};
+}
+
+// A `requires` rule binds the versions its first package condition matches; further conditions
+// narrow nothing here, which errs on the side of enforcing the rule.
+bool rule_binds(const matrix::Rule& rule, const matrix::PackageVersion& build) {
+  if (rule.kind != matrix::RuleKind::requires_ || rule.when_packages.empty()) return false;
+  const matrix::PackageCondition& first = rule.when_packages.front();
+  return first.name == build.name && first.matches(build.version);
+}
+
+void add_records(const LockInputs& inputs, const std::vector<const matrix::Rule*>& active,
+                 Translation& out) {
+  const core::MarkerEnvironment env = inputs.target.marker_environment();
+  for (const auto& [name, package] : inputs.matrix.packages) {
+    for (const auto& build : package.versions) {
+      solver::PackageRecord record;
+      record.name = build.name;
+      record.version = build.version;
+      record.source = build.find_links.empty() ? build.index_url : build.find_links;
+      const std::string self = build.name + " " + build.version.to_string();
+      for (const auto& requirement : build.requirements) {
+        const auto applies = requirement.marker.evaluate(env);
+        if (applies && !*applies) continue;
+        record.requirements.push_back(dependency_of(requirement, self));
+      }
+      for (const matrix::Rule* rule : active) {
+        if (rule_binds(*rule, build)) record.requirements.push_back(dependency_of(rule->then, rule_origin(*rule)));
+      }
+      if (!build.python.empty()) {
+        record.requirements.push_back({kPythonVirtual, build.python, self + " (Python range)"});
+      }
+      if (build.cuda && inputs.target.cuda_driver) {
+        record.requirements.push_back({kCudaVirtual, at_least(*build.cuda),
+                                       self + " (CUDA " + build.cuda->to_string() + " runtime)"});
+      }
+      std::string ptx_for;
+      if (!build.sass.empty() || !build.ptx.empty()) {
+        for (const auto& gpu : inputs.target.gpus) {
+          const KernelSupport support = kernel_support(build, gpu);
+          if (support == KernelSupport::none) {
+            record.requirements.push_back({kernels_virtual(gpu), core::SpecifierSet(),
+                                           self + " (no SASS or PTX for " + gpu.name() + ")"});
+          } else if (support == KernelSupport::ptx) {
+            ptx_for += (ptx_for.empty() ? "" : ", ") + gpu.name();
+          }
+        }
+      }
+      // Prebuilt wheels first: a source build is chosen only when no wheel fits, and a build
+      // that reaches a target GPU only through PTX JIT only when nothing carries its SASS.
+      record.disfavored = !ptx_for.empty() || build.build == matrix::BuildKind::source;
+      const solver::RecordId id = out.database.add(std::move(record));
+      out.records[id] = &build;
+      if (!ptx_for.empty()) out.ptx_only[id] = ptx_for;
+    }
+  }
+  out.database.add_virtual(kPythonVirtual, inputs.target.python);
+  if (inputs.target.cuda_driver) out.database.add_virtual(kCudaVirtual, *inputs.target.cuda_driver);
+}
+
+void add_rule(const matrix::Rule& rule, Translation& out) {
+  const std::string origin = rule_origin(rule);
+  out.rule_origins[origin] = &rule;
+  const solver::Dependency then = dependency_of(rule.then, origin);
+  switch (rule.kind) {
+    case matrix::RuleKind::conflicts: {
+      if (rule.when_packages.empty()) {
+        out.request.conflicts.push_back({then, std::nullopt, origin});
+      } else {
+        // Several package conditions: each pair with `then` is forbidden together, a
+        // conservative reading that never admits the known-bad combination.
+        for (const auto& condition : rule.when_packages) {
+          out.request.conflicts.push_back({dependency_of(condition, origin), then, origin});
+        }
+      }
+      break;
+    }
+    case matrix::RuleKind::requires_:
+      // Attached to the matching records by add_records; without package conditions the
+      // requirement is a root one.
+      if (rule.when_packages.empty()) out.request.requirements.push_back(then);
+      break;
+    case matrix::RuleKind::prefer:
+      out.request.preferred.push_back({then.name, then.specifier});
+      break;
+  }
+}
+
+bool observed_target_matches(const matrix::Observed& observed, const TargetFacts& target) {
+  for (const auto& [key, value] : observed.target) {
+    if (key == "python" && value != target.python_minor && value != target.python.to_string()) {
+      return false;
+    }
+    if (key == "gpu_arch" && std::none_of(target.gpus.begin(), target.gpus.end(),
+                                          [&](const GpuArch& g) { return g.name() == value; })) {
+      return false;
+    }
+  }
+  return true;
+}
+
+// Probe reports feed back: an observed failure forbids that version for a matching target,
+// an observed success makes it the first choice.
+void add_observed(const LockInputs& inputs, Translation& out) {
+  for (const auto& observed : inputs.matrix.observed) {
+    if (!observed_target_matches(observed, inputs.target)) continue;
+    const std::string origin = "observed on " + observed.host + " (" + observed.date + ", " +
+                               observed.check + ")";
+    const solver::Dependency subject{observed.package, exactly(observed.version), origin};
+    if (observed.outcome == matrix::Outcome::fail) {
+      out.request.conflicts.push_back({subject, std::nullopt, origin});
+    } else {
+      out.request.preferred.push_back({subject.name, subject.specifier});
+    }
+  }
+}
+
+}  // namespace
+
+std::string kernels_virtual(const GpuArch& gpu) { return "__kernels-" + gpu.name(); }
+
+bool is_virtual(const std::string& name) { return name.rfind("__", 0) == 0; }
+
+std::string rule_origin(const matrix::Rule& rule) { return "rule `" + rule.id + "`"; }
+
+Translation translate(const LockInputs& inputs) {
+  Translation out;
+  std::vector<const matrix::Rule*> active;
+  for (const auto& rule : inputs.matrix.rules) {
+    if (rule_context_holds(rule, inputs)) active.push_back(&rule);
+  }
+  add_records(inputs, active, out);
+  if (inputs.profile != nullptr) {
+    const std::string origin = "profile " + inputs.profile->name;
+    const core::MarkerEnvironment env = inputs.target.marker_environment();
+    for (const auto& requirement : inputs.profile->requirements) {
+      const auto applies = requirement.marker.evaluate(env);
+      if (applies && !*applies) continue;
+      out.request.requirements.push_back(dependency_of(requirement, origin));
+    }
+  }
+  for (const auto& user : inputs.requirements) {
+    out.request.requirements.push_back(dependency_of(user.requirement, user.origin));
+  }
+  for (const matrix::Rule* rule : active) add_rule(*rule, out);
+  add_observed(inputs, out);
+  return out;
+}
+
+}  // namespace bevenv::app

@@ -1,0 +1,38 @@
+#pragma once
+// Matrix records, rules and target facts become solver records and a request. The solver never
+// sees matrix types; this is the one place that knows both.
+#include <map>
+#include <string>
+#include <vector>
+
+#include "bevenv/solver/database.hpp"
+#include "bevenv/solver/request.hpp"
+#include "lock_inputs.hpp"
+
+namespace bevenv::app {
+
+// Virtual packages standing for target facts.
+inline constexpr const char* kPythonVirtual = "__python";
+inline constexpr const char* kCudaVirtual = "__cuda";
+// `__kernels-sm_90`: required by builds with no SASS or PTX that runs on sm_90; nothing provides
+// it, so such builds cannot be chosen and explanations say why.
+std::string kernels_virtual(const GpuArch& gpu);
+bool is_virtual(const std::string& name);
+
+struct Translation {
+  solver::Database database;
+  solver::Request request;
+  // Solver record id -> the matrix record it stands for (virtual records are absent).
+  std::map<solver::RecordId, const matrix::PackageVersion*> records;
+  // Origin label -> the rule it came from, so reasons can name rule ids and sources.
+  std::map<std::string, const matrix::Rule*, std::less<>> rule_origins;
+  // Builds whose kernels reach the target GPU only through PTX JIT (F10), by record id.
+  std::map<solver::RecordId, std::string> ptx_only;
+};
+
+Translation translate(const LockInputs& inputs);
+
+// `rule `id``: the origin label of a rule's constraint.
+std::string rule_origin(const matrix::Rule& rule);
+
+}  // namespace bevenv::app

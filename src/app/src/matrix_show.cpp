@@ -1,0 +1,111 @@
+#include <algorithm>
+
+#include "bevenv/app/matrix_commands.hpp"
+#include "bevenv/core/error.hpp"
+#include "bevenv/core/name.hpp"
+#include "matrix_text.hpp"
+
+namespace bevenv::app {
+namespace {
+
+using matrix_text::join;
+
+std::string source_of(const matrix::PackageVersion& v) {
+  if (v.build == matrix::BuildKind::source) return "source build";
+  if (!v.find_links.empty()) return v.find_links;
+  if (!v.index_url.empty()) return v.index_url;
+  return "PyPI";
+}
+
+std::vector<std::string> rule_ids(const std::vector<const matrix::Rule*>& rules) {
+  std::vector<std::string> ids;
+  for (const auto* rule : rules) ids.push_back(rule->id);
+  return ids;
+}
+
+// Columns padded to their widest cell; the last column is not padded.
+std::vector<std::string> render_table(const std::vector<std::vector<std::string>>& rows) {
+  std::vector<std::size_t> widths;
+  for (const auto& row : rows) {
+    widths.resize(std::max(widths.size(), row.size()));
+    for (std::size_t i = 0; i < row.size(); ++i) widths[i] = std::max(widths[i], row[i].size());
+  }
+  std::vector<std::string> lines;
+  for (const auto& row : rows) {
+    std::string line;
+    for (std::size_t i = 0; i < row.size(); ++i) {
+      line += row[i];
+      if (i + 1 < row.size()) line += std::string(widths[i] - row[i].size() + 2, ' ');
+    }
+    while (!line.empty() && line.back() == ' ') line.pop_back();
+    lines.push_back(line);
+  }
+  return lines;
+}
+
+[[noreturn]] void unknown_package(const matrix::Matrix& m, const std::string& name) {
+  std::vector<std::string> names;
+  for (const auto& [known, package] : m.packages) names.push_back(known);
+  const std::string wanted = core::normalize_name(name);
+  std::string best;
+  std::size_t best_score = 0;
+  for (const auto& known : names) {
+    // Shared-prefix length is enough to catch `mmcv_ful`, `torchvison`-style slips.
+    std::size_t score = 0;
+    while (score < known.size() && score < wanted.size() && known[score] == wanted[score]) ++score;
+    if (score > best_score) {
+      best = known;
+      best_score = score;
+    }
+  }
+  std::string hint = "`bevenv matrix check` lists the matrix's contents";
+  if (best_score >= 3) hint = "did you mean `" + best + "`?";
+  throw core::Error(core::ExitCode::bad_input, "`" + name + "` is not in the matrix", hint);
+}
+
+}  // namespace
+
+CommandOutput matrix_show(const MatrixShowOptions& options) {
+  const matrix::Matrix m = load_matrix_or_throw(options.matrix);
+  const matrix::Package* package = m.find_package(options.package);
+  if (package == nullptr) unknown_package(m, options.package);
+  CommandOutput out;
+  out.add("`" + package->name + "`: " + std::to_string(package->versions.size()) +
+          " versions in matrix " + m.version);
+  std::vector<std::vector<std::string>> rows = {
+      {"VERSION", "PYTHON", "CUDA", "SASS", "BUILD", "FROM", "RULES"}};
+  nlohmann::json versions = nlohmann::json::array();
+  for (const auto& v : package->versions) {
+    const auto rules = m.rules_touching(v.name, v.version);
+    const std::string python = v.python.to_string();
+    rows.push_back({v.version.to_string(), python.empty() ? "any" : python,
+                    v.cuda ? v.cuda->to_string() : "-", v.sass.empty() ? "-" : join(v.sass, " "),
+                    std::string(matrix::build_kind_name(v.build)), source_of(v),
+                    rules.empty() ? "-" : join(rule_ids(rules), ", ")});
+    nlohmann::json requires_list = nlohmann::json::array();
+    for (const auto& r : v.requirements) requires_list.push_back(r.to_string());
+    versions.push_back({{"version", v.version.to_string()},
+                        {"install_version", v.install_version()},
+                        {"python", python},
+                        {"cuda", v.cuda ? v.cuda->to_string() : ""},
+                        {"sass", v.sass},
+                        {"ptx", v.ptx},
+                        {"index", v.index_url},
+                        {"find_links", v.find_links},
+                        {"build", matrix::build_kind_name(v.build)},
+                        {"requires", requires_list},
+                        {"deps_complete", v.deps_complete},
+                        {"rules", rule_ids(rules)},
+                        {"note", v.note},
+                        {"sources", v.sources},
+                        {"origin", v.origin.to_string()},
+                        {"layer", matrix::layer_name(v.origin.layer)}});
+  }
+  for (const auto& line : render_table(rows)) out.add(line, Mark::none, 1);
+  out.json["package"] = package->name;
+  out.json["matrix_version"] = m.version;
+  out.json["versions"] = versions;
+  return out;
+}
+
+}  // namespace bevenv::app

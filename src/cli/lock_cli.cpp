@@ -1,0 +1,100 @@
+#include "bevenv/app/lock.hpp"
+#include "bevenv/app/lockfile_commands.hpp"
+#include "commands.hpp"
+
+namespace bevenv::cli {
+namespace {
+
+app::MatrixOptions matrix_options(const GlobalOptions& global) {
+  app::MatrixOptions options;
+  for (const auto& dir : global.matrix_overlays) options.overlays.emplace_back(dir);
+  return options;
+}
+
+}  // namespace
+
+void add_lock_commands(CLI::App& root, const GlobalOptions& global, Action& action) {
+  auto lock_options = std::make_shared<app::LockOptions>();
+  auto project = std::make_shared<std::string>();
+  auto output = std::make_shared<std::string>();
+  auto requirements_file = std::make_shared<std::string>();
+  CLI::App* lock = root.add_subcommand("lock", "Resolve a profile for a target into bevenv.lock");
+  lock->footer(
+      "Example:\n  bevenv lock --profile bevfusion --python 3.8 --cuda-driver 12.2 --gpu sm_86\n"
+      "Target facts come from flags, else from bevenv.toml, else from the profile.");
+  lock->add_option("--profile", lock_options->profile, "Profile from the matrix (e.g. bevfusion)");
+  lock->add_option("--require", lock_options->requirements,
+                   "Extra PEP 508 requirement (repeatable)")
+      ->type_name("SPEC");
+  lock->add_option("-r,--requirements", *requirements_file, "Extra requirements file")
+      ->type_name("FILE");
+  lock->add_option("--python", lock_options->target.python, "Target Python (3.8 or 3.8.18)");
+  lock->add_option("--cuda-driver", lock_options->target.cuda_driver,
+                   "The driver's maximum CUDA version (nvidia-smi \"CUDA Version\")")
+      ->type_name("X.Y");
+  lock->add_option("--gpu", lock_options->target.gpus, "Target GPU architecture (repeatable)")
+      ->type_name("sm_XY");
+  lock->add_option("--platform", lock_options->target.platform, "linux_x86_64 or linux_aarch64");
+  lock->add_option("--glibc", lock_options->target.glibc, "Target glibc version");
+  lock->add_option("--project", *project, "Project file (default: ./bevenv.toml if present)")
+      ->type_name("FILE");
+  lock->add_option("-o,--output", *output, "Lockfile to write (default: bevenv.lock)")
+      ->type_name("FILE");
+  lock->add_flag("--check", lock_options->check,
+                 "Do not write; exit 1 and show what would change if the lock is stale");
+  // Package indexes (src/app/src/lock_index.cpp): read only when one of these is given.
+  lock->add_option("--index-url", lock_options->index_url,
+                   "Default package index (PEP 503/691), instead of PyPI")
+      ->type_name("URL");
+  lock->add_option("--extra-index-url", lock_options->extra_index_urls,
+                   "Another index, searched before the default one (repeatable)")
+      ->type_name("URL");
+  lock->add_option("--find-links", lock_options->find_links,
+                   "A page of links to wheels, or a local directory (repeatable)")
+      ->type_name("URL|DIR");
+  lock->add_flag("--offline", lock_options->offline, "Use only the download cache");
+  lock->add_flag("--no-index", lock_options->no_index, "Ignore indexes; use --find-links only");
+  lock->callback([&global, &action, lock_options, project, output, requirements_file] {
+    if (!project->empty()) lock_options->project_file = *project;
+    if (!output->empty()) lock_options->output = *output;
+    if (!requirements_file->empty()) lock_options->requirements_file = *requirements_file;
+    lock_options->matrix = matrix_options(global);
+    lock_options->index_progress = !global.quiet && !global.json;
+    action = [lock_options] { return app::lock(*lock_options); };
+  });
+
+  auto why_options = std::make_shared<app::WhyOptions>();
+  auto why_lockfile = std::make_shared<std::string>("bevenv.lock");
+  CLI::App* why = root.add_subcommand("why", "Explain why a package is pinned in the lockfile");
+  why->footer("Example:\n  bevenv why setuptools");
+  why->add_option("package", why_options->package, "Package name")->required();
+  why->add_option("--lockfile", *why_lockfile, "Lockfile to read")->capture_default_str()->type_name("FILE");
+  why->callback([&action, why_options, why_lockfile] {
+    why_options->lockfile = *why_lockfile;
+    action = [why_options] { return app::why(*why_options); };
+  });
+
+  auto export_options = std::make_shared<app::ExportOptions>();
+  auto export_lockfile = std::make_shared<std::string>("bevenv.lock");
+  auto export_format = std::make_shared<std::string>("requirements");
+  auto export_output = std::make_shared<std::string>();
+  CLI::App* exp = root.add_subcommand("export", "Write the lockfile as requirements.txt or JSON");
+  exp->footer(
+      "Example:\n  bevenv export --format requirements -o requirements.txt\n"
+      "  pip install --no-deps --require-hashes -r requirements.txt");
+  exp->add_option("--format", *export_format, "requirements or json")->capture_default_str()
+      ->check(CLI::IsMember({"requirements", "json"}));
+  exp->add_option("--lockfile", *export_lockfile, "Lockfile to read")->capture_default_str()->type_name("FILE");
+  exp->add_option("-o,--output", *export_output, "File to write (default: stdout)")
+      ->type_name("FILE");
+  exp->add_flag("!--no-hashes", export_options->hashes, "Leave out --hash lines");
+  exp->callback([&action, export_options, export_lockfile, export_format, export_output] {
+    export_options->lockfile = *export_lockfile;
+    export_options->format = *export_format == "json" ? app::ExportFormat::json
+                                                      : app::ExportFormat::requirements;
+    if (!export_output->empty()) export_options->output = *export_output;
+    action = [export_options] { return app::export_lockfile(*export_options); };
+  });
+}
+
+}  // namespace bevenv::cli

@@ -1,0 +1,64 @@
+#pragma once
+// Reads projects from several sources at once: what versions exist, their core metadata, and
+// their artifacts' sha256 and size.
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "bevenv/core/expected.hpp"
+#include "bevenv/index/metadata.hpp"
+#include "bevenv/index/project.hpp"
+#include "bevenv/index/settings.hpp"
+#include "bevenv/index/transport.hpp"
+
+namespace bevenv::index {
+
+struct Listing {
+  std::string name;              // normalized
+  std::optional<Source> source;  // the source that lists it; nullopt when none does
+  std::vector<Artifact> artifacts;
+};
+
+class IndexClient {
+ public:
+  explicit IndexClient(IndexSettings settings, Reporter* reporter = nullptr);
+
+  const IndexSettings& settings() const { return settings_; }
+  const std::vector<Source>& sources() const { return sources_; }
+  Transport& transport() { return transport_; }
+
+  // Lists projects (normalized names) in parallel. A name in `only` is looked up in those
+  // sources alone (a curated pin); other names in the first source, in priority order, that
+  // lists them. A source that cannot be read is an error for the names it would decide, never
+  // a reason to fall through to a later source.
+  std::map<std::string, core::Expected<Listing, std::string>> list(
+      const std::vector<std::string>& names,
+      const std::map<std::string, std::vector<Source>>& only = {});
+
+  // Core metadata of each artifact: the PEP 658 file where the source publishes one, else the
+  // METADATA inside the wheel (downloaded into the cache, hash-checked) or an sdist's PKG-INFO.
+  std::vector<core::Expected<CoreMetadata, std::string>> metadata(
+      const std::vector<Artifact>& artifacts);
+
+  // Fills sha256 and size where the source left them out: local files are read, remote files
+  // without a hash are downloaded, sizes of hashed remote files come from the cache or HEAD.
+  std::vector<core::Expected<Artifact, std::string>> complete(std::vector<Artifact> artifacts);
+
+ private:
+  void load_find_links(const std::vector<Source>& wanted);
+  core::Expected<std::vector<Artifact>, std::string> from_find_links(const Source& source,
+                                                                     const std::string& name);
+
+  IndexSettings settings_;
+  std::vector<Source> sources_;
+  Transport transport_;
+  // Find-links pages and directories, read once: location -> name -> artifacts.
+  std::map<std::string, core::Expected<std::map<std::string, std::vector<Artifact>>, std::string>>
+      link_pages_;
+};
+
+// `file:///a/b.whl` -> `/a/b.whl`; empty for other URLs.
+std::string local_path_of(const std::string& url);
+
+}  // namespace bevenv::index

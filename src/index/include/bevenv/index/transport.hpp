@@ -1,0 +1,113 @@
+#pragma once
+// HTTP(S) through libcurl: parallel transfers on one multi handle (connections are reused),
+// timeouts, bounded retries with exponential backoff, and the on-disk cache: pages revalidated
+// by ETag/Last-Modified (or served while Cache-Control max-age holds), artifacts stored by
+// sha256 only after their hash was checked.
+#include <chrono>
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "bevenv/core/expected.hpp"
+#include "bevenv/index/progress.hpp"
+
+namespace bevenv::index {
+
+struct TransportSettings {
+  std::filesystem::path cache_dir;  // `$XDG_CACHE_HOME/bevenv`; empty: no cache
+  bool offline = false;             // only the cache; a miss is an error
+  std::chrono::milliseconds connect_timeout{15000};
+  // A transfer that receives nothing for this long is abandoned (and retried).
+  std::chrono::milliseconds stall_timeout{30000};
+  int retries = 3;                         // further attempts after the first
+  std::chrono::milliseconds backoff{250};  // doubled after each failed attempt
+  std::size_t max_parallel = 16;
+  std::string proxy;      // empty: libcurl reads http_proxy/https_proxy/no_proxy
+  std::string ca_bundle;  // empty: the system's CA store
+  std::string user_agent = "bevenv";
+};
+
+// A page (index page, find-links page, metadata file) as fetched or as cached.
+struct Page {
+  std::string url;
+  std::string body;
+  std::string content_type;
+  bool from_cache = false;  // served without a full transfer (fresh, 304 or offline)
+  // Validators to keep with the page when it is committed to the cache.
+  std::string etag;
+  std::string last_modified;
+  std::int64_t max_age = 0;
+};
+
+struct PageRequest {
+  std::string url;
+  std::string accept;  // Accept header; empty: none
+};
+
+// An artifact to download into the cache. With `sha256` set, the bytes must hash to it.
+struct FileRequest {
+  std::string url;
+  std::string filename;
+  std::string sha256;
+};
+
+struct DownloadedFile {
+  std::filesystem::path path;  // inside the cache
+  std::string sha256;
+  std::uint64_t size = 0;
+};
+
+// The size of a remote file without its body (HEAD), cached by URL.
+struct SizeRequest {
+  std::string url;
+};
+
+class Transport {
+ public:
+  explicit Transport(TransportSettings settings, Reporter* reporter = nullptr);
+  ~Transport();
+  Transport(const Transport&) = delete;
+  Transport& operator=(const Transport&) = delete;
+
+  const TransportSettings& settings() const { return settings_; }
+
+  // Fetches every page in parallel. An error names the URL and what went wrong after the
+  // last attempt ("HTTP 404", "timed out after 3 attempts"...). Pages are not cached here:
+  // call commit() once the body parsed, so a malformed page never lands in the cache.
+  std::vector<core::Expected<Page, std::string>> get(const std::vector<PageRequest>& requests,
+                                                     std::string_view what = "pages");
+  void commit(const Page& page);
+
+  // Downloads artifacts in parallel into the cache (written to a temporary file, checked,
+  // renamed). A sha256 mismatch is an error naming the URL, the expected and the actual hash.
+  std::vector<core::Expected<DownloadedFile, std::string>> download(
+      const std::vector<FileRequest>& requests, std::string_view what = "downloads");
+
+  // Content-Length by HEAD, for sources that publish no size.
+  std::vector<std::optional<std::uint64_t>> sizes(const std::vector<std::string>& urls);
+
+  // Counters for reports and tests.
+  std::size_t network_transfers() const { return transfers_; }
+
+  struct Job;  // one transfer; defined in transport.cpp
+
+ private:
+  void run(std::vector<Job*>& jobs, std::string_view what);
+  void prepare(Job& job);
+
+  TransportSettings settings_;
+  Reporter* reporter_;
+  SilentReporter silent_;
+  void* multi_ = nullptr;
+  std::vector<void*> idle_handles_;
+  std::size_t transfers_ = 0;
+  std::uint64_t temp_counter_ = 0;
+};
+
+// `$XDG_CACHE_HOME/bevenv`, else `$HOME/.cache/bevenv`.
+std::filesystem::path default_cache_dir();
+
+}  // namespace bevenv::index

@@ -1,0 +1,39 @@
+#pragma once
+// The on-disk layout of the download cache (private to the index module):
+//   pages-v1/<sha256 of URL>         header lines, a blank line, then the body
+//   files-v1/<sha256>/<filename>     artifacts, only after their hash was checked
+//   urls-v1/<sha256 of URL>          `sha256 size filename` of an artifact fetched without a hash
+//   sizes-v1/<sha256 of URL>         Content-Length learned by HEAD
+//   tmp/                             partial downloads, renamed into place or removed
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+
+#include "bevenv/index/transport.hpp"
+
+namespace bevenv::index::cache {
+
+struct CachedPage {
+  Page page;
+  std::int64_t fetched_at = 0;  // seconds since the epoch
+};
+
+std::optional<CachedPage> read_page(const std::filesystem::path& root, const std::string& url);
+void write_page(const std::filesystem::path& root, const Page& page, std::int64_t now);
+
+std::filesystem::path file_path(const std::filesystem::path& root, const std::string& sha256,
+                                const std::string& filename);
+std::optional<DownloadedFile> file_by_url(const std::filesystem::path& root,
+                                          const std::string& url);
+void remember_file_url(const std::filesystem::path& root, const std::string& url,
+                       const DownloadedFile& file);
+
+std::optional<std::uint64_t> read_size(const std::filesystem::path& root, const std::string& url);
+void write_size(const std::filesystem::path& root, const std::string& url, std::uint64_t size);
+
+std::filesystem::path temp_dir(const std::filesystem::path& root);
+
+std::int64_t now_seconds();
+
+}  // namespace bevenv::index::cache

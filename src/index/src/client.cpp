@@ -1,0 +1,315 @@
+#include "bevenv/index/client.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <set>
+
+#include "bevenv/core/sha256.hpp"
+
+namespace bevenv::index {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr const char* kAcceptSimple =
+    "application/vnd.pypi.simple.v1+json, application/vnd.pypi.simple.v1+html;q=0.2, "
+    "text/html;q=0.01";
+
+std::string file_url(const fs::path& path) { return "file://" + path.string(); }
+
+std::map<std::string, std::vector<Artifact>> group_by_name(std::vector<Artifact> artifacts) {
+  std::map<std::string, std::vector<Artifact>> out;
+  for (auto& a : artifacts) {
+    const std::string name = a.name;
+    out[name].push_back(std::move(a));
+  }
+  return out;
+}
+
+core::Expected<std::map<std::string, std::vector<Artifact>>, std::string> read_directory(
+    const std::string& dir) {
+  std::error_code ec;
+  fs::directory_iterator it(dir, ec);
+  if (ec) return core::unexpected("cannot read the directory `" + dir + "`: " + ec.message());
+  std::vector<Artifact> artifacts;
+  for (const auto& entry : it) {
+    if (!entry.is_regular_file(ec)) continue;
+    const fs::path path = fs::absolute(entry.path()).lexically_normal();
+    auto artifact = artifact_from_filename(path.filename().string(), file_url(path));
+    if (!artifact) continue;
+    artifact->size = static_cast<std::uint64_t>(entry.file_size(ec));
+    artifacts.push_back(std::move(*artifact));
+  }
+  return group_by_name(std::move(artifacts));
+}
+
+std::optional<std::string> read_local(const std::string& path) {
+  std::FILE* file = std::fopen(path.c_str(), "rb");
+  if (file == nullptr) return std::nullopt;
+  std::string text;
+  char buffer[65536];
+  std::size_t n = 0;
+  while ((n = std::fread(buffer, 1, sizeof buffer, file)) > 0) text.append(buffer, n);
+  std::fclose(file);
+  return text;
+}
+
+bool is_json(const Page& page) { return page.content_type.find("json") != std::string::npos; }
+
+std::string hash_local_file(const fs::path& path) {
+  core::Sha256 hasher;
+  std::FILE* file = std::fopen(path.c_str(), "rb");
+  if (file == nullptr) return {};
+  char buffer[65536];
+  std::size_t n = 0;
+  while ((n = std::fread(buffer, 1, sizeof buffer, file)) > 0) hasher.update(buffer, n);
+  std::fclose(file);
+  return hasher.hex_digest();
+}
+
+core::Expected<CoreMetadata, std::string> metadata_from_file(const Artifact& artifact,
+                                                             const fs::path& path) {
+  auto text =
+      artifact.kind == ArtifactKind::wheel ? wheel_metadata_text(path) : sdist_metadata_text(path);
+  if (!text) return core::unexpected(text.error());
+  auto parsed = parse_core_metadata(*text);
+  if (!parsed)
+    return core::unexpected("the metadata of `" + artifact.filename + "`: " + parsed.error());
+  return parsed;
+}
+
+}  // namespace
+
+std::string local_path_of(const std::string& url) {
+  return url.starts_with("file://") ? url.substr(7) : std::string();
+}
+
+IndexClient::IndexClient(IndexSettings settings, Reporter* reporter)
+    : settings_(std::move(settings)),
+      sources_(settings_.sources()),
+      transport_(settings_.transport, reporter) {}
+
+void IndexClient::load_find_links(const std::vector<Source>& wanted) {
+  std::vector<PageRequest> requests;
+  std::vector<std::string> locations;
+  for (const Source& source : wanted) {
+    if (source.kind == SourceKind::index || link_pages_.count(source.location) > 0) continue;
+    if (source.kind == SourceKind::directory) {
+      link_pages_.emplace(source.location, read_directory(source.location));
+      continue;
+    }
+    if (const std::string path = local_path_of(source.location); !path.empty()) {
+      const auto html = read_local(path);
+      if (!html) {
+        link_pages_.emplace(source.location,
+                            core::unexpected("cannot read the find-links page `" + path + "`"));
+        continue;
+      }
+      link_pages_.emplace(source.location,
+                          group_by_name(parse_simple_html(*html, source.location)));
+      continue;
+    }
+    if (std::find(locations.begin(), locations.end(), source.location) != locations.end()) continue;
+    requests.push_back({source.location, "text/html"});
+    locations.push_back(source.location);
+  }
+  auto pages = transport_.get(requests, "find-links pages");
+  for (std::size_t i = 0; i < pages.size(); ++i) {
+    if (!pages[i]) {
+      link_pages_.emplace(locations[i], core::unexpected(pages[i].error()));
+      continue;
+    }
+    link_pages_.emplace(locations[i],
+                        group_by_name(parse_simple_html(pages[i]->body, locations[i])));
+    transport_.commit(*pages[i]);
+  }
+}
+
+core::Expected<std::vector<Artifact>, std::string> IndexClient::from_find_links(
+    const Source& source, const std::string& name) {
+  const auto& page = link_pages_.at(source.location);
+  if (!page) return core::unexpected(page.error());
+  const auto it = page->find(name);
+  if (it == page->end()) return std::vector<Artifact>{};
+  return it->second;
+}
+
+std::map<std::string, core::Expected<Listing, std::string>> IndexClient::list(
+    const std::vector<std::string>& names, const std::map<std::string, std::vector<Source>>& only) {
+  auto sources_for = [&](const std::string& name) -> const std::vector<Source>& {
+    const auto it = only.find(name);
+    return it != only.end() ? it->second : sources_;
+  };
+  std::vector<Source> all_link_sources;
+  for (const auto& name : names) {
+    for (const Source& s : sources_for(name)) all_link_sources.push_back(s);
+  }
+  load_find_links(all_link_sources);
+
+  // Every (name, index) page in one parallel batch; the priority is applied afterwards.
+  std::vector<PageRequest> requests;
+  std::map<std::pair<std::string, std::string>, std::size_t> request_of;
+  for (const auto& name : names) {
+    for (const Source& s : sources_for(name)) {
+      if (s.kind != SourceKind::index) continue;
+      const auto key = std::make_pair(name, s.location);
+      if (request_of.count(key) > 0) continue;
+      request_of[key] = requests.size();
+      requests.push_back({s.location + "/" + name + "/", kAcceptSimple});
+    }
+  }
+  auto pages = transport_.get(requests, "index pages");
+
+  std::map<std::string, core::Expected<Listing, std::string>> out;
+  for (const auto& name : names) {
+    Listing listing;
+    listing.name = name;
+    std::optional<std::string> failure;
+    for (const Source& s : sources_for(name)) {
+      core::Expected<std::vector<Artifact>, std::string> found = std::vector<Artifact>{};
+      if (s.kind == SourceKind::index) {
+        auto& page = pages[request_of.at({name, s.location})];
+        if (!page) {
+          // A project the index does not have is a 404: not listed here, look further.
+          if (page.error().find("HTTP 404") != std::string::npos) continue;
+          failure = "cannot read `" + name + "` from the index: " + page.error();
+          break;
+        }
+        found = is_json(*page) ? parse_simple_json(page->body, page->url, name)
+                               : core::Expected<std::vector<Artifact>, std::string>(
+                                     parse_simple_html(page->body, page->url, name));
+        if (!found) {
+          failure = "the index page `" + page->url + "` is malformed: " + found.error();
+          break;
+        }
+        transport_.commit(*page);
+      } else {
+        found = from_find_links(s, name);
+        if (!found) {
+          failure = found.error();
+          break;
+        }
+      }
+      if (found->empty()) continue;
+      listing.source = s;
+      listing.artifacts = std::move(found).value();
+      break;
+    }
+    if (failure) {
+      out.emplace(name, core::unexpected(*failure));
+    } else {
+      out.emplace(name, std::move(listing));
+    }
+  }
+  return out;
+}
+
+std::vector<core::Expected<CoreMetadata, std::string>> IndexClient::metadata(
+    const std::vector<Artifact>& artifacts) {
+  std::vector<core::Expected<CoreMetadata, std::string>> out(artifacts.size(),
+                                                             core::unexpected(std::string()));
+  std::vector<PageRequest> pages;
+  std::vector<std::size_t> page_of;
+  std::vector<FileRequest> files;
+  std::vector<std::size_t> file_of;
+  for (std::size_t i = 0; i < artifacts.size(); ++i) {
+    const Artifact& a = artifacts[i];
+    if (const std::string path = local_path_of(a.url); !path.empty()) {
+      out[i] = metadata_from_file(a, path);
+    } else if (a.has_metadata_file) {
+      pages.push_back({a.url + ".metadata", ""});
+      page_of.push_back(i);
+    } else {
+      files.push_back({a.url, a.filename, a.sha256});
+      file_of.push_back(i);
+    }
+  }
+  auto fetched = transport_.get(pages, "metadata");
+  for (std::size_t k = 0; k < fetched.size(); ++k) {
+    const Artifact& a = artifacts[page_of[k]];
+    auto& page = fetched[k];
+    if (!page) {
+      out[page_of[k]] = core::unexpected(page.error());
+      continue;
+    }
+    if (!a.metadata_sha256.empty() && core::sha256_hex(page->body) != a.metadata_sha256) {
+      out[page_of[k]] =
+          core::unexpected("sha256 mismatch for `" + page->url + "`: expected " +
+                           a.metadata_sha256 + ", got " + core::sha256_hex(page->body));
+      continue;
+    }
+    auto parsed = parse_core_metadata(page->body);
+    if (!parsed) {
+      out[page_of[k]] = core::unexpected("`" + page->url + "`: " + parsed.error());
+      continue;
+    }
+    transport_.commit(*page);
+    out[page_of[k]] = std::move(parsed);
+  }
+  auto downloaded = transport_.download(files, "metadata (wheels)");
+  for (std::size_t k = 0; k < downloaded.size(); ++k) {
+    if (!downloaded[k]) {
+      out[file_of[k]] = core::unexpected(downloaded[k].error());
+      continue;
+    }
+    out[file_of[k]] = metadata_from_file(artifacts[file_of[k]], downloaded[k]->path);
+  }
+  return out;
+}
+
+std::vector<core::Expected<Artifact, std::string>> IndexClient::complete(
+    std::vector<Artifact> artifacts) {
+  std::vector<core::Expected<Artifact, std::string>> out;
+  std::vector<FileRequest> files;
+  std::vector<std::size_t> file_of;
+  std::vector<std::string> heads;
+  std::vector<std::size_t> head_of;
+  for (std::size_t i = 0; i < artifacts.size(); ++i) {
+    Artifact& a = artifacts[i];
+    if (const std::string path = local_path_of(a.url); !path.empty()) {
+      std::error_code ec;
+      a.size = static_cast<std::uint64_t>(fs::file_size(path, ec));
+      if (ec) {
+        out.emplace_back(core::unexpected("cannot read `" + path + "`: " + ec.message()));
+        continue;
+      }
+      const std::string actual = hash_local_file(path);
+      if (!a.sha256.empty() && a.sha256 != actual) {
+        out.emplace_back(core::unexpected("sha256 mismatch for `" + a.url + "`: expected " +
+                                          a.sha256 + ", got " + actual));
+        continue;
+      }
+      a.sha256 = actual;
+    } else if (a.sha256.empty()) {
+      files.push_back({a.url, a.filename, ""});
+      file_of.push_back(i);
+    } else if (!a.size) {
+      std::error_code ec;
+      const fs::path cached = transport_.settings().cache_dir / "files-v1" / a.sha256 / a.filename;
+      if (fs::is_regular_file(cached, ec)) {
+        a.size = static_cast<std::uint64_t>(fs::file_size(cached, ec));
+      } else {
+        heads.push_back(a.url);
+        head_of.push_back(i);
+      }
+    }
+    out.emplace_back(a);
+  }
+  auto downloaded = transport_.download(files, "artifacts without a published hash");
+  for (std::size_t k = 0; k < downloaded.size(); ++k) {
+    auto& slot = out[file_of[k]];
+    if (!downloaded[k]) {
+      slot = core::unexpected(downloaded[k].error());
+      continue;
+    }
+    slot->sha256 = downloaded[k]->sha256;
+    slot->size = downloaded[k]->size;
+  }
+  auto sizes = transport_.sizes(heads);
+  for (std::size_t k = 0; k < sizes.size(); ++k) {
+    if (out[head_of[k]]) out[head_of[k]]->size = sizes[k];
+  }
+  return out;
+}
+
+}  // namespace bevenv::index

@@ -1,0 +1,151 @@
+#include "bevenv/index/metadata.hpp"
+
+#include <archive.h>
+#include <archive_entry.h>
+
+#include <memory>
+
+#include "bevenv/core/name.hpp"
+
+namespace bevenv::index {
+namespace {
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\r'))
+    s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r'))
+    s.remove_suffix(1);
+  return s;
+}
+
+bool iequals(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    auto l = [](char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c; };
+    if (l(a[i]) != l(b[i])) return false;
+  }
+  return true;
+}
+
+using ArchivePtr = std::unique_ptr<archive, decltype(&archive_read_free)>;
+
+// The METADATA of the one top-level `.dist-info` directory.
+core::Expected<std::string, std::string> read_metadata(archive* reader, std::string_view what,
+                                                       bool sdist = false) {
+  archive_entry* entry = nullptr;
+  while (archive_read_next_header(reader, &entry) == ARCHIVE_OK) {
+    const char* raw = archive_entry_pathname(entry);
+    const std::string_view path = raw != nullptr ? raw : "";
+    const auto slash = path.find('/');
+    const bool wanted =
+        sdist ? (slash != std::string_view::npos && path.substr(slash) == "/PKG-INFO")
+              : (slash != std::string_view::npos && path.substr(slash) == "/METADATA" &&
+                 path.substr(0, slash).ends_with(".dist-info"));
+    if (!wanted) continue;
+    std::string text;
+    char buffer[16384];
+    la_ssize_t n = 0;
+    while ((n = archive_read_data(reader, buffer, sizeof buffer)) > 0) {
+      text.append(buffer, static_cast<std::size_t>(n));
+    }
+    if (n < 0) {
+      return core::unexpected("cannot read `" + std::string(path) + "` in " + std::string(what) +
+                              ": " + archive_error_string(reader));
+    }
+    return text;
+  }
+  const char* error = archive_error_string(reader);
+  return core::unexpected(std::string(what) +
+                          (sdist ? " has no `PKG-INFO`" : " has no `*.dist-info/METADATA`") +
+                          (error != nullptr ? std::string(" (") + error + ")" : std::string()));
+}
+
+ArchivePtr zip_reader() {
+  ArchivePtr reader(archive_read_new(), &archive_read_free);
+  archive_read_support_format_zip_seekable(reader.get());
+  return reader;
+}
+
+}  // namespace
+
+core::Expected<CoreMetadata, std::string> parse_core_metadata(std::string_view text) {
+  CoreMetadata out;
+  bool have_name = false;
+  bool have_version = false;
+  std::vector<std::pair<std::string, std::string>> fields;
+  std::size_t pos = 0;
+  while (pos < text.size()) {
+    auto end = text.find('\n', pos);
+    if (end == std::string_view::npos) end = text.size();
+    const std::string_view line = text.substr(pos, end - pos);
+    pos = end + 1;
+    if (trim(line).empty()) break;  // the description body follows
+    if ((line.front() == ' ' || line.front() == '\t') && !fields.empty()) {
+      fields.back().second += " " + std::string(trim(line));
+      continue;
+    }
+    const auto colon = line.find(':');
+    if (colon == std::string_view::npos) continue;
+    fields.emplace_back(std::string(trim(line.substr(0, colon))),
+                        std::string(trim(line.substr(colon + 1))));
+  }
+  for (const auto& [key, value] : fields) {
+    if (iequals(key, "Name")) {
+      out.name = value;
+      have_name = true;
+    } else if (iequals(key, "Version")) {
+      auto version = core::Version::parse(value);
+      if (!version) return core::unexpected("`Version: " + value + "` is not a PEP 440 version");
+      out.version = std::move(version).value();
+      have_version = true;
+    } else if (iequals(key, "Requires-Python")) {
+      auto spec = core::SpecifierSet::parse(value);
+      if (spec) out.requires_python = std::move(spec).value();
+    } else if (iequals(key, "Requires-Dist")) {
+      auto requirement = core::Requirement::parse(value);
+      if (!requirement) {
+        return core::unexpected("`Requires-Dist: " + value +
+                                "` is not PEP 508: " + requirement.error().to_string());
+      }
+      out.requires_dist.push_back(std::move(requirement).value());
+    } else if (iequals(key, "Provides-Extra")) {
+      out.provides_extra.push_back(core::normalize_name(value));
+    }
+  }
+  if (!have_name) return core::unexpected(std::string("no `Name` field"));
+  if (!have_version) return core::unexpected(std::string("no `Version` field"));
+  return out;
+}
+
+core::Expected<std::string, std::string> wheel_metadata_text(const std::filesystem::path& wheel) {
+  ArchivePtr reader = zip_reader();
+  if (archive_read_open_filename(reader.get(), wheel.c_str(), 65536) != ARCHIVE_OK) {
+    return core::unexpected("cannot open `" + wheel.string() +
+                            "` as a zip: " + archive_error_string(reader.get()));
+  }
+  return read_metadata(reader.get(), "`" + wheel.filename().string() + "`");
+}
+
+core::Expected<std::string, std::string> wheel_metadata_text_from_memory(std::string_view bytes) {
+  ArchivePtr reader = zip_reader();
+  if (archive_read_open_memory(reader.get(), bytes.data(), bytes.size()) != ARCHIVE_OK) {
+    return core::unexpected(std::string("the wheel is not a zip: ") +
+                            archive_error_string(reader.get()));
+  }
+  return read_metadata(reader.get(), "the wheel");
+}
+
+core::Expected<std::string, std::string> sdist_metadata_text(const std::filesystem::path& sdist) {
+  ArchivePtr reader(archive_read_new(), &archive_read_free);
+  archive_read_support_format_tar(reader.get());
+  archive_read_support_format_zip(reader.get());
+  archive_read_support_filter_gzip(reader.get());
+  archive_read_support_filter_bzip2(reader.get());
+  if (archive_read_open_filename(reader.get(), sdist.c_str(), 65536) != ARCHIVE_OK) {
+    return core::unexpected("cannot open `" + sdist.string() +
+                            "`: " + archive_error_string(reader.get()));
+  }
+  return read_metadata(reader.get(), "`" + sdist.filename().string() + "`", true);
+}
+
+}  // namespace bevenv::index

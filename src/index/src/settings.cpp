@@ -1,0 +1,172 @@
+#include "bevenv/index/settings.hpp"
+
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+namespace bevenv::index {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string trim(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\r'))
+    s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r'))
+    s.remove_suffix(1);
+  return std::string(s);
+}
+
+std::vector<std::string> words(std::string_view text) {
+  std::vector<std::string> out;
+  std::istringstream in{std::string(text)};
+  std::string word;
+  while (in >> word) out.push_back(word);
+  return out;
+}
+
+bool truthy(std::string_view value) {
+  const std::string v = trim(value);
+  return v == "1" || v == "true" || v == "yes" || v == "on" || v == "True";
+}
+
+// An INI file as pip's configparser reads it: `[section]`, `key = value`, indented continuation
+// lines append to the value (lists of URLs are written that way).
+std::map<std::string, std::map<std::string, std::string>> read_ini(const fs::path& path) {
+  std::map<std::string, std::map<std::string, std::string>> out;
+  std::ifstream in(path);
+  std::string line;
+  std::string section;
+  std::string* last = nullptr;
+  while (std::getline(in, line)) {
+    const std::string t = trim(line);
+    if (t.empty() || t[0] == '#' || t[0] == ';') continue;
+    if (t.front() == '[' && t.back() == ']') {
+      section = trim(std::string_view(t).substr(1, t.size() - 2));
+      last = nullptr;
+      continue;
+    }
+    if ((line[0] == ' ' || line[0] == '\t') && last != nullptr) {
+      *last += "\n" + t;
+      continue;
+    }
+    const auto eq = t.find_first_of("=:");
+    if (eq == std::string::npos) continue;
+    std::string key = trim(std::string_view(t).substr(0, eq));
+    for (char& c : key) {
+      if (c == '_') c = '-';
+    }
+    last = &(out[section][key] = trim(std::string_view(t).substr(eq + 1)));
+  }
+  return out;
+}
+
+void apply_option(PipConfiguration& config, const std::string& key, const std::string& value) {
+  if (key == "index-url") config.index_url = trim(value);
+  if (key == "extra-index-url") config.extra_index_urls = words(value);
+  if (key == "find-links") config.find_links = words(value);
+  if (key == "no-index") config.no_index = truthy(value);
+  if (key == "proxy") config.proxy = trim(value);
+  if (key == "cert") config.cert = trim(value);
+  if (key == "timeout") config.timeout_s = std::strtod(value.c_str(), nullptr);
+  if (key == "retries") config.retries = std::atoi(value.c_str());
+}
+
+}  // namespace
+
+std::optional<std::string> process_environment(const std::string& name) {
+  const char* value = std::getenv(name.c_str());
+  if (value == nullptr) return std::nullopt;
+  return std::string(value);
+}
+
+PipConfiguration read_pip_configuration(const EnvironmentLookup& env) {
+  PipConfiguration config;
+  std::vector<fs::path> files = {"/etc/xdg/pip/pip.conf", "/etc/pip.conf"};
+  if (const auto home = env("HOME")) {
+    files.push_back(fs::path(*home) / ".pip" / "pip.conf");
+    const auto xdg = env("XDG_CONFIG_HOME");
+    files.push_back((xdg && !xdg->empty() ? fs::path(*xdg) : fs::path(*home) / ".config") / "pip" /
+                    "pip.conf");
+  }
+  if (const auto venv = env("VIRTUAL_ENV")) files.push_back(fs::path(*venv) / "pip.conf");
+  const auto explicit_file = env("PIP_CONFIG_FILE");
+  if (explicit_file && *explicit_file == "/dev/null") files.clear();
+  if (explicit_file && *explicit_file != "/dev/null") files.push_back(*explicit_file);
+  for (const auto& file : files) {
+    std::error_code ec;
+    if (!fs::is_regular_file(file, ec)) continue;
+    config.files_read.push_back(file);
+    const auto ini = read_ini(file);
+    for (const char* section : {"global", "install"}) {
+      const auto it = ini.find(section);
+      if (it == ini.end()) continue;
+      for (const auto& [key, value] : it->second) apply_option(config, key, value);
+    }
+  }
+  for (const char* key : {"index-url", "extra-index-url", "find-links", "no-index", "proxy", "cert",
+                          "timeout", "retries"}) {
+    std::string var = "PIP_";
+    for (const char* c = key; *c != '\0'; ++c) {
+      var += *c == '-' ? '_' : static_cast<char>(*c >= 'a' && *c <= 'z' ? *c - 'a' + 'A' : *c);
+    }
+    if (const auto value = env(var)) apply_option(config, key, *value);
+  }
+  return config;
+}
+
+void IndexSettings::apply_pip_configuration(const PipConfiguration& pip,
+                                            const EnvironmentLookup& env) {
+  if (!index_url) index_url = pip.index_url;
+  if (extra_index_urls.empty()) extra_index_urls = pip.extra_index_urls;
+  if (find_links.empty()) find_links = pip.find_links;
+  no_index = no_index || pip.no_index;
+  if (transport.proxy.empty()) transport.proxy = pip.proxy;
+  if (transport.ca_bundle.empty()) {
+    transport.ca_bundle = pip.cert;
+    for (const char* var : {"REQUESTS_CA_BUNDLE", "CURL_CA_BUNDLE", "SSL_CERT_FILE"}) {
+      if (!transport.ca_bundle.empty()) break;
+      if (const auto value = env(var)) transport.ca_bundle = *value;
+    }
+  }
+  if (pip.timeout_s && *pip.timeout_s > 0) {
+    const auto ms = std::chrono::milliseconds(static_cast<std::int64_t>(*pip.timeout_s * 1000.0));
+    transport.connect_timeout = ms;
+    transport.stall_timeout = ms;
+  }
+  if (pip.retries && *pip.retries >= 0) transport.retries = *pip.retries;
+}
+
+Source classify_index(const std::string& url) {
+  if (url.find("://") == std::string::npos || url.starts_with("file://")) {
+    return classify_find_links(url);
+  }
+  std::string location = url;
+  while (location.size() > 1 && location.back() == '/') location.pop_back();
+  return {SourceKind::index, location};
+}
+
+Source classify_find_links(const std::string& location) {
+  if (location.starts_with("file://")) {
+    const std::string path = location.substr(7);
+    std::error_code ec;
+    if (fs::is_directory(path, ec)) return {SourceKind::directory, path};
+    return {SourceKind::find_links, location};
+  }
+  if (location.find("://") == std::string::npos) {
+    return {SourceKind::directory, fs::absolute(location).lexically_normal().string()};
+  }
+  return {SourceKind::find_links, location};
+}
+
+std::vector<Source> IndexSettings::sources() const {
+  std::vector<Source> out;
+  for (const auto& link : find_links) out.push_back(classify_find_links(link));
+  if (!no_index) {
+    for (const auto& url : extra_index_urls) out.push_back(classify_index(url));
+    out.push_back(classify_index(index_url.value_or(kPyPI)));
+  }
+  return out;
+}
+
+}  // namespace bevenv::index

@@ -1,0 +1,168 @@
+// The Transport operations: pages (with cache revalidation), artifact downloads (checked,
+// then renamed into the cache) and HEAD sizes.
+#include <memory>
+
+#include "bevenv/index/transport.hpp"
+#include "cache.hpp"
+#include "transport_job.hpp"
+
+namespace bevenv::index {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string offline_miss(const std::string& url) {
+  return "`" + url + "` is not in the cache, and --offline forbids the network";
+}
+
+}  // namespace
+
+std::vector<core::Expected<Page, std::string>> Transport::get(
+    const std::vector<PageRequest>& requests, std::string_view what) {
+  std::vector<core::Expected<Page, std::string>> out(requests.size(),
+                                                     core::unexpected(std::string()));
+  std::vector<std::unique_ptr<Job>> jobs(requests.size());
+  std::vector<Job*> to_run;
+  const std::int64_t now = cache::now_seconds();
+  for (std::size_t i = 0; i < requests.size(); ++i) {
+    auto cached = cache::read_page(settings_.cache_dir, requests[i].url);
+    const bool fresh =
+        cached && cached->page.max_age > 0 && now - cached->fetched_at < cached->page.max_age;
+    if (cached && (fresh || settings_.offline)) {
+      out[i] = std::move(cached->page);
+      continue;
+    }
+    if (settings_.offline) {
+      out[i] = core::unexpected(offline_miss(requests[i].url));
+      continue;
+    }
+    auto job = std::make_unique<Job>();
+    job->kind = JobKind::page;
+    job->url = requests[i].url;
+    job->accept = requests[i].accept;
+    job->cached = std::move(cached);
+    to_run.push_back(job.get());
+    jobs[i] = std::move(job);
+  }
+  run(to_run, what);
+  for (std::size_t i = 0; i < requests.size(); ++i) {
+    Job* job = jobs[i].get();
+    if (job == nullptr) continue;
+    if (!job->error.empty()) {
+      out[i] = core::unexpected("`" + job->url + "`: " + job->error);
+      continue;
+    }
+    if (job->status == 304 && job->cached) {
+      Page page = std::move(job->cached->page);
+      // The server confirmed the copy: keep its new validators and restart its freshness.
+      if (!job->etag.empty()) page.etag = job->etag;
+      if (!job->last_modified.empty()) page.last_modified = job->last_modified;
+      page.max_age = job->max_age;
+      page.from_cache = true;
+      cache::write_page(settings_.cache_dir, page, cache::now_seconds());
+      out[i] = std::move(page);
+      continue;
+    }
+    Page page;
+    page.url = job->url;
+    page.body = std::move(job->body);
+    page.content_type = job->content_type;
+    page.etag = job->etag;
+    page.last_modified = job->last_modified;
+    page.max_age = job->max_age;
+    out[i] = std::move(page);
+  }
+  return out;
+}
+
+void Transport::commit(const Page& page) {
+  if (page.from_cache) return;
+  cache::write_page(settings_.cache_dir, page, cache::now_seconds());
+}
+
+std::vector<core::Expected<DownloadedFile, std::string>> Transport::download(
+    const std::vector<FileRequest>& requests, std::string_view what) {
+  std::vector<core::Expected<DownloadedFile, std::string>> out(requests.size(),
+                                                               core::unexpected(std::string()));
+  std::vector<std::unique_ptr<Job>> jobs(requests.size());
+  std::vector<Job*> to_run;
+  for (std::size_t i = 0; i < requests.size(); ++i) {
+    const FileRequest& request = requests[i];
+    std::error_code ec;
+    if (!request.sha256.empty()) {
+      const fs::path path = cache::file_path(settings_.cache_dir, request.sha256, request.filename);
+      if (fs::is_regular_file(path, ec)) {
+        out[i] = DownloadedFile{path, request.sha256, fs::file_size(path, ec)};
+        continue;
+      }
+    } else if (auto known = cache::file_by_url(settings_.cache_dir, request.url)) {
+      out[i] = *known;
+      continue;
+    }
+    if (settings_.offline) {
+      out[i] = core::unexpected(offline_miss(request.url));
+      continue;
+    }
+    auto job = std::make_unique<Job>();
+    job->kind = JobKind::file;
+    job->url = request.url;
+    job->filename = request.filename;
+    job->expected_sha256 = request.sha256;
+    to_run.push_back(job.get());
+    jobs[i] = std::move(job);
+  }
+  run(to_run, what);
+  for (std::size_t i = 0; i < requests.size(); ++i) {
+    Job* job = jobs[i].get();
+    if (job == nullptr) continue;
+    if (!job->error.empty()) {
+      out[i] = core::unexpected("`" + job->url + "`: " + job->error);
+      continue;
+    }
+    const std::string actual = job->hasher.hex_digest();
+    if (!job->expected_sha256.empty() && actual != job->expected_sha256) {
+      out[i] = core::unexpected("sha256 mismatch for `" + job->url + "`: expected " +
+                                job->expected_sha256 + ", got " + actual);
+      continue;  // the Job's destructor removes the temporary file
+    }
+    const fs::path final_path = cache::file_path(settings_.cache_dir, actual, job->filename);
+    std::error_code ec;
+    fs::create_directories(final_path.parent_path(), ec);
+    fs::rename(job->temp, final_path, ec);
+    if (ec) {
+      out[i] = core::unexpected("cannot store `" + job->filename + "` in the cache at `" +
+                                final_path.string() + "`: " + ec.message());
+      continue;
+    }
+    job->temp.clear();
+    DownloadedFile file{final_path, actual, job->received};
+    if (job->expected_sha256.empty()) cache::remember_file_url(settings_.cache_dir, job->url, file);
+    out[i] = std::move(file);
+  }
+  return out;
+}
+
+std::vector<std::optional<std::uint64_t>> Transport::sizes(const std::vector<std::string>& urls) {
+  std::vector<std::optional<std::uint64_t>> out(urls.size());
+  std::vector<std::unique_ptr<Job>> jobs(urls.size());
+  std::vector<Job*> to_run;
+  for (std::size_t i = 0; i < urls.size(); ++i) {
+    out[i] = cache::read_size(settings_.cache_dir, urls[i]);
+    if (out[i] || settings_.offline) continue;
+    auto job = std::make_unique<Job>();
+    job->kind = JobKind::head;
+    job->url = urls[i];
+    to_run.push_back(job.get());
+    jobs[i] = std::move(job);
+  }
+  run(to_run, "sizes");
+  for (std::size_t i = 0; i < urls.size(); ++i) {
+    Job* job = jobs[i].get();
+    if (job == nullptr || !job->error.empty() || !job->content_length) continue;
+    out[i] = job->content_length;
+    cache::write_size(settings_.cache_dir, urls[i], *job->content_length);
+  }
+  return out;
+}
+
+}  // namespace bevenv::index

@@ -1,0 +1,160 @@
+// Every fault of the loopback fault server ends in the right result after retries, or in a
+// clear error; the cache never keeps a partial or unverified file.
+#include <catch2/catch.hpp>
+#include <filesystem>
+
+#include "bevenv/index/client.hpp"
+#include "servers.hpp"
+
+using namespace bevenv;
+namespace fs = std::filesystem;
+
+namespace {
+
+const fs::path kWheels = BEVENV_INDEX_WHEELS;
+
+fs::path fresh_cache(const std::string& name) {
+  const fs::path dir = fs::temp_directory_path() / ("bevenv-faults-" + name);
+  fs::remove_all(dir);
+  return dir;
+}
+
+index::IndexSettings settings_for(const std::string& index_url, const fs::path& cache) {
+  index::IndexSettings s;
+  s.index_url = index_url;
+  s.transport.cache_dir = cache;
+  s.transport.stall_timeout = std::chrono::milliseconds(1000);
+  s.transport.connect_timeout = std::chrono::milliseconds(2000);
+  s.transport.retries = 2;
+  s.transport.backoff = std::chrono::milliseconds(20);
+  return s;
+}
+
+// Files left in the cache's temporary folder, and cached artifacts.
+std::size_t count_files(const fs::path& dir) {
+  std::size_t n = 0;
+  std::error_code ec;
+  if (!fs::exists(dir, ec)) return 0;
+  for (const auto& e : fs::recursive_directory_iterator(dir)) n += e.is_regular_file() ? 1u : 0u;
+  return n;
+}
+
+struct Outcome {
+  bool listed = false;
+  bool downloaded = false;
+  std::string error;
+};
+
+// Lists `six` from the fault prefix and downloads its wheel.
+Outcome run(const test::ServerProcess& server, const std::string& fault, const fs::path& cache) {
+  index::IndexClient client(settings_for(server.url("/" + fault + "/simple"), cache));
+  Outcome out;
+  auto listed = client.list({"six"});
+  auto& listing = listed.at("six");
+  if (!listing) {
+    out.error = listing.error();
+    return out;
+  }
+  if (listing->artifacts.empty()) {
+    out.error = "not listed";
+    return out;
+  }
+  out.listed = true;
+  auto done = client.complete({listing->artifacts.front()});
+  auto files = client.transport().download(
+      {{listing->artifacts.front().url, listing->artifacts.front().filename,
+        listing->artifacts.front().sha256}});
+  if (!files[0]) {
+    out.error = files[0].error();
+    return out;
+  }
+  out.downloaded = done[0].has_value();
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("transport faults end in a result or a clear error", "[index][faults]") {
+  const fs::path wheel = kWheels / "six-1.16.0-py2.py3-none-any.whl";
+  REQUIRE(fs::exists(wheel));
+  test::ServerProcess server(
+      {"python3", std::string(BEVENV_INDEX_SCRIPTS) + "/fault_server.py", wheel.string()}, true);
+
+  SECTION("healthy") {
+    const auto cache = fresh_cache("ok");
+    const auto out = run(server, "ok", cache);
+    CHECK(out.error.empty());
+    CHECK(out.downloaded);
+    CHECK(count_files(cache / "files-v1") == 1);
+  }
+  for (const std::string fault : {"drop-once", "500-once", "stall-once", "truncated-once"}) {
+    SECTION("recovers from " + fault) {
+      const auto cache = fresh_cache(fault);
+      const auto out = run(server, fault, cache);
+      INFO(out.error);
+      CHECK(out.downloaded);
+      CHECK(count_files(cache / "tmp") == 0);
+      CHECK(count_files(cache / "files-v1") == 1);
+    }
+  }
+  SECTION("HTTP 500 on every attempt") {
+    const auto cache = fresh_cache("500");
+    const auto out = run(server, "500", cache);
+    CHECK_FALSE(out.listed);
+    CHECK(out.error.find("HTTP 500 after 3 attempts") != std::string::npos);
+    CHECK(count_files(cache) == 0);
+  }
+  SECTION("a server that stalls") {
+    const auto cache = fresh_cache("stall");
+    const auto out = run(server, "stall", cache);
+    CHECK_FALSE(out.listed);
+    CHECK(out.error.find("timed out") != std::string::npos);
+    CHECK(count_files(cache) == 0);
+  }
+  SECTION("404: the index does not have the project") {
+    const auto cache = fresh_cache("404");
+    const auto out = run(server, "404", cache);
+    CHECK(out.error == "not listed");
+  }
+  SECTION("a body cut short on every attempt") {
+    const auto cache = fresh_cache("truncated");
+    const auto out = run(server, "truncated", cache);
+    CHECK_FALSE(out.listed);
+    CHECK(out.error.find("after 3 attempts") != std::string::npos);
+    CHECK(count_files(cache) == 0);
+  }
+  SECTION("truncated JSON served whole") {
+    const auto cache = fresh_cache("bad-json");
+    const auto out = run(server, "bad-json", cache);
+    CHECK_FALSE(out.listed);
+    CHECK(out.error.find("is malformed: the page is not valid JSON") != std::string::npos);
+    CHECK(count_files(cache) == 0);  // a malformed page is never cached
+  }
+  SECTION("wrong bytes: a hash mismatch names URL, expected and actual hash") {
+    const auto cache = fresh_cache("wrong-bytes");
+    const auto out = run(server, "wrong-bytes", cache);
+    CHECK(out.listed);
+    CHECK_FALSE(out.downloaded);
+    CHECK(out.error.find("sha256 mismatch for `" + server.url("/wrong-bytes/files/")) !=
+          std::string::npos);
+    CHECK(out.error.find(
+              "expected 8abb2f1d86890a2dfb989f9a77cfcfd3e47c2a354b01111771326f8aa26e0254, got ") !=
+          std::string::npos);
+    CHECK(count_files(cache / "tmp") == 0);
+    CHECK(count_files(cache / "files-v1") == 0);
+  }
+  SECTION("offline: a cache miss is an error, a hit needs no network") {
+    const auto cache = fresh_cache("offline");
+    auto s = settings_for(server.url("/ok/simple"), cache);
+    s.transport.offline = true;
+    index::IndexClient offline(s);
+    auto miss = offline.list({"six"});
+    REQUIRE_FALSE(miss.at("six"));
+    CHECK(miss.at("six").error().find("--offline") != std::string::npos);
+    REQUIRE(run(server, "ok", cache).downloaded);
+    index::IndexClient again(s);
+    auto hit = again.list({"six"});
+    REQUIRE(hit.at("six"));
+    CHECK(again.transport().network_transfers() == 0);
+  }
+}

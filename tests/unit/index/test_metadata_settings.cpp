@@ -1,0 +1,75 @@
+// Core metadata and pip configuration.
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
+
+#include "bevenv/index/metadata.hpp"
+#include "bevenv/index/settings.hpp"
+
+using namespace bevenv;
+
+TEST_CASE("core metadata headers", "[index][metadata]") {
+  const std::string text =
+      "Metadata-Version: 2.1\nName: yapf\nVersion: 0.40.1\nRequires-Python: >=3.7\n"
+      "Requires-Dist: importlib-metadata (>=6.6.0)\nRequires-Dist: tomli>=2.0.1; python_version "
+      "< \"3.11\"\nProvides-Extra: Test_Extra\nDescription: first\n   continued\n\nBody: not a "
+      "header\nRequires-Dist: nope\n";
+  const auto m = index::parse_core_metadata(text);
+  REQUIRE(m);
+  CHECK(m->name == "yapf");
+  CHECK(m->version.to_string() == "0.40.1");
+  CHECK(m->requires_python.to_string() == ">=3.7");
+  REQUIRE(m->requires_dist.size() == 2);
+  CHECK(m->requires_dist[0].to_string() == "importlib-metadata>=6.6.0");
+  CHECK(m->requires_dist[1].marker.to_string() == "python_version < \"3.11\"");
+  CHECK(m->provides_extra == std::vector<std::string>{"test-extra"});
+
+  const auto bad = index::parse_core_metadata("Name: x\nVersion: 1\nRequires-Dist: foo>=\n");
+  REQUIRE_FALSE(bad);
+  CHECK(bad.error().find("Requires-Dist: foo>=") != std::string::npos);
+  CHECK_FALSE(index::parse_core_metadata("Version: 1\n"));
+}
+
+TEST_CASE("pip configuration: files, then PIP_* variables", "[index][settings]") {
+  const auto dir = std::filesystem::temp_directory_path() / "bevenv-test-pipconf";
+  std::filesystem::create_directories(dir / ".config" / "pip");
+  {
+    std::ofstream conf(dir / ".config" / "pip" / "pip.conf");
+    conf << "[global]\nindex-url = http://mirror.example/simple\n"
+            "extra-index-url =\n    http://one.example/simple\n    http://two.example/simple\n"
+            "timeout = 7\n[install]\nfind-links = /opt/wheels\n";
+  }
+  std::map<std::string, std::string> vars = {{"HOME", dir.string()},
+                                             {"PIP_CONFIG_FILE", (dir / "none.conf").string()},
+                                             {"PIP_RETRIES", "2"},
+                                             {"PIP_CERT", "/etc/ca.pem"}};
+  const index::EnvironmentLookup env = [&](const std::string& name) -> std::optional<std::string> {
+    const auto it = vars.find(name);
+    if (it == vars.end()) return std::nullopt;
+    return it->second;
+  };
+  const auto pip = index::read_pip_configuration(env);
+  CHECK(pip.index_url == "http://mirror.example/simple");
+  CHECK(pip.extra_index_urls ==
+        std::vector<std::string>{"http://one.example/simple", "http://two.example/simple"});
+  CHECK(pip.find_links == std::vector<std::string>{"/opt/wheels"});
+
+  vars["PIP_INDEX_URL"] = "http://env.example/simple/";
+  index::IndexSettings settings;
+  settings.extra_index_urls = {"http://flag.example/simple"};
+  settings.apply_pip_configuration(index::read_pip_configuration(env), env);
+  CHECK(settings.index_url == "http://env.example/simple/");
+  CHECK(settings.transport.retries == 2);
+  CHECK(settings.transport.stall_timeout == std::chrono::milliseconds(7000));
+  CHECK(settings.transport.ca_bundle == "/etc/ca.pem");
+
+  // Priority: find-links, then extra indexes, then the default index.
+  const auto sources = settings.sources();
+  REQUIRE(sources.size() == 3);
+  CHECK(sources[0].kind == index::SourceKind::directory);
+  CHECK(sources[1].location == "http://flag.example/simple");
+  CHECK(sources[2].location == "http://env.example/simple");
+  settings.no_index = true;
+  CHECK(settings.sources().size() == 1);
+  std::filesystem::remove_all(dir);
+}

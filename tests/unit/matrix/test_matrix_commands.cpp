@@ -1,0 +1,60 @@
+#include <catch2/catch.hpp>
+#include <cstdlib>
+#include <set>
+
+#include "bevenv/app/matrix_commands.hpp"
+#include "bevenv/core/error.hpp"
+
+using namespace bevenv;
+
+namespace {
+std::string all_text(const app::CommandOutput& out) {
+  std::string text;
+  for (const auto& line : out.lines) text += line.text + "\n";
+  return text;
+}
+}  // namespace
+
+TEST_CASE("matrix check passes on the shipped data") {
+  ::unsetenv("BEVENV_MATRIX_PATH");
+  const auto out = app::matrix_check({});
+  CHECK(out.exit_code == core::ExitCode::ok);
+  CHECK(out.json["ok"] == true);
+  CHECK(out.json["version"] == "2026.11.1");
+  CHECK(out.json["counts"]["profiles"] == 5);
+}
+
+TEST_CASE("matrix show lists versions x variants with the rules touching each") {
+  ::unsetenv("BEVENV_MATRIX_PATH");
+  const auto out = app::matrix_show({{}, "Torch"});
+  CHECK(out.json["package"] == "torch");
+  bool found = false;
+  for (const auto& version : out.json["versions"]) {
+    if (version["version"] == "1.10.1+cu113") {
+      found = true;
+      CHECK(version["cuda"] == "11.3");
+      const auto rules = version["rules"].get<std::vector<std::string>>();
+      CHECK(std::find(rules.begin(), rules.end(), "setuptools-distutils-version") != rules.end());
+    }
+  }
+  CHECK(found);
+  CHECK(all_text(out).find("1.10.1+cu113") != std::string::npos);
+  CHECK_THROWS_AS(app::matrix_show({{}, "torchh"}), core::Error);
+}
+
+TEST_CASE("matrix rules lists a sourced rule for each version-preventable field failure") {
+  ::unsetenv("BEVENV_MATRIX_PATH");
+  const auto out = app::matrix_rules({});
+  const auto covered = out.json["failures_covered"].get<std::vector<std::string>>();
+  // F2 setuptools, F3 yapf, F4 torchpack, F9 torch 2 with BEVFusion, F10 SASS for the GPU.
+  CHECK(std::set<std::string>(covered.begin(), covered.end()) ==
+        std::set<std::string>{"F2", "F3", "F4", "F9", "F10"});
+  for (const auto& rule : out.json["rules"]) CHECK(!rule["sources"].empty());
+  const auto only_f3 = app::matrix_rules({{}, "F3"});
+  CHECK(only_f3.json["rules"].size() == 2);
+}
+
+TEST_CASE("BEVENV_MATRIX_PATH splits on colons and skips empty entries") {
+  const auto dirs = app::split_matrix_path("/a::/b:");
+  CHECK(dirs == std::vector<std::filesystem::path>{"/a", "/b"});
+}

@@ -1,0 +1,193 @@
+// Every shipped rule: it parses, and its `when`/`then` select exactly the matrix versions
+// written out by hand below (an expectation independent of the specifier code).
+#include <catch2/catch.hpp>
+#include <map>
+#include <set>
+#include <string>
+
+#include "bevenv/matrix/evaluate.hpp"
+#include "bevenv/matrix/loader.hpp"
+
+using namespace bevenv;
+
+namespace {
+
+using Versions = std::set<std::string>;
+
+struct Expectation {
+  std::map<std::string, Versions> when;  // package -> public versions the condition matches
+  Versions then;  // versions of `then`'s package it matches: public ones unless `then_full`
+  std::string failure;
+  std::string profile;  // a profile that makes `when.profiles` hold
+  std::optional<std::string> gpu_arch;
+  std::optional<std::string> python;
+  bool then_full = false;  // `then` lists full versions, local part included
+};
+
+const Versions kTorch1 = {"1.9.0", "1.9.1", "1.10.0", "1.10.1", "1.10.2"};
+const Versions kMmcvFull = {"1.4.0", "1.6.0", "1.7.0"};
+
+Versions full(const Versions& publics, const matrix::Matrix& m, const std::string& name) {
+  Versions out;
+  for (const auto& v : m.find_package(name)->versions) {
+    if (publics.count(v.version.public_string()) != 0) out.insert(v.version.to_string());
+  }
+  return out;
+}
+
+const std::map<std::string, Expectation>& expectations() {
+  static const std::map<std::string, Expectation> table = {
+      {"setuptools-distutils-version",
+       {{{"torch", kTorch1}}, {"59.6.0", "69.5.1", "70.0.0"}, "F2", "", {}, {}}},
+      {"setuptools-torch1-pin", {{{"torch", kTorch1}}, {"59.5.0"}, "", "", {}, {}}},
+      {"setuptools-pkg-resources-packaging",
+       {{{"torch", {"2.0.1", "2.1.2"}}}, {"70.0.0"}, "", "", {}, {}}},
+      {"yapf-verify-keyword", {{{"mmcv-full", kMmcvFull}}, {"0.40.2"}, "F3", "", {}, {}}},
+      {"yapf-verify-keyword-mmcv", {{{"mmcv", {"1.4.0"}}}, {"0.40.2"}, "F3", "", {}, {}}},
+      {"torchpack-utils-tqdm", {{}, {"0.3.0", "0.3.1"}, "F4", "bevfusion", {}, {}, true}},
+      {"torch2-with-bevfusion", {{}, {"2.0.1", "2.1.2"}, "F9", "bevfusion", {}, {}}},
+      {"torch1-no-sass-for-hopper",
+       {{},
+        {"1.9.0", "1.9.1", "1.10.0", "1.10.1", "1.10.2", "1.11.0", "1.13.1"},
+        "F10",
+        "",
+        "sm_90",
+        {}}},
+      {"numpy-removed-aliases-mmdet3d",
+       {{{"mmdet3d", {"0.17.1", "0.17.3", "0.18.1", "1.0.0rc6"}}}, {"1.24.4"}, "", "", {}, {}}},
+      {"numpy-removed-aliases-bevfusion", {{}, {"1.24.4"}, "", "bevfusion", {}, {}}},
+      {"numba-048-numpy-dtype",
+       {{{"numba", {"0.48.0"}}},
+        {"1.20.0", "1.20.3", "1.22.4", "1.23.5", "1.24.4"},
+        "",
+        "",
+        {},
+        {}}},
+      {"networkx-fractions-gcd", {{}, {"2.2"}, "", "", {}, "3.9.0"}},
+      {"shapely2-nuscenes-map",
+       {{{"nuscenes-devkit", {"1.1.9", "1.1.10", "1.1.11"}}}, {"2.0.1"}, "", "", {}, {}}},
+      {"mmcv-lite-shadows-full", {{{"mmcv-full", kMmcvFull}}, {"1.4.0"}, "", "", {}, {}}},
+      {"pillow-antialias-tensorboard",
+       {{{"tensorboard", {"2.8.0", "2.14.0"}}}, {"8.4.0", "9.5.0"}, "", "", {}, {}}},
+      {"protobuf-descriptors-old-tensorboard",
+       {{{"tensorboard", {"2.8.0"}}}, {"4.21.12", "5.29.3"}, "", "", {}, {}}},
+      {"pycocotools-numpy-abi", {{{"numpy", {"1.19.5"}}}, {"2.0.1"}, "", "", {}, {}}},
+      {"mmdet3d-bounds-from-code",
+       {{{"mmdet3d", {"0.17.3", "0.18.1"}}},
+        {"1.4.0+cu102.torch1.9.0", "1.4.0+cu111.torch1.9.0", "1.4.0+cu102.torch1.10.0",
+         "1.4.0+cu111.torch1.10.0", "1.4.0+cu113.torch1.10.0", "1.4.0+source"},
+        "",
+        "",
+        {},
+        {},
+        true}},
+  };
+  return table;
+}
+
+// A selection in which every non-package condition of the rule holds.
+matrix::Selection base_selection(const matrix::Matrix& m, const Expectation& e) {
+  matrix::Selection s;
+  if (!e.profile.empty()) s.profile = m.find_profile(e.profile);
+  if (e.gpu_arch) s.target.gpu_arch = e.gpu_arch;
+  if (e.python) s.target.python = core::Version::parse(*e.python).value();
+  return s;
+}
+
+}  // namespace
+
+TEST_CASE("every shipped rule has an expectation and the other way round") {
+  auto loaded = matrix::load_embedded();
+  REQUIRE(loaded.has_value());
+  std::set<std::string> shipped;
+  for (const auto& rule : loaded->rules) shipped.insert(rule.id);
+  std::set<std::string> expected;
+  for (const auto& [id, e] : expectations()) expected.insert(id);
+  CHECK(shipped == expected);
+}
+
+TEST_CASE("shipped rules select exactly the versions they claim") {
+  auto loaded = matrix::load_embedded();
+  REQUIRE(loaded.has_value());
+  const matrix::Matrix& m = loaded.value();
+  for (const auto& rule : m.rules) {
+    const auto found = expectations().find(rule.id);
+    if (found == expectations().end()) continue;
+    const Expectation& e = found->second;
+    INFO("rule " << rule.id);
+    CHECK(rule.failure == e.failure);
+    CHECK(!rule.sources.empty());
+    REQUIRE(rule.when_packages.size() == e.when.size());
+    for (const auto& condition : rule.when_packages) {
+      REQUIRE(e.when.count(condition.name) == 1);
+      Versions matched;
+      for (const auto* v : matrix::matching_versions(m, condition)) {
+        matched.insert(v->version.public_string());
+      }
+      CHECK(matched == e.when.at(condition.name));
+      // Evaluation agrees: the rule's `when` holds for exactly those versions.
+      for (const auto& v : m.find_package(condition.name)->versions) {
+        matrix::Selection s = base_selection(m, e);
+        s.pins[condition.name] = v.version;
+        const bool expected = e.when.at(condition.name).count(v.version.public_string()) != 0;
+        INFO("version " << v.version.to_string());
+        CHECK((matrix::when_holds(rule, s) == matrix::Truth::yes) == expected);
+      }
+    }
+    const std::string then_name = rule.then.normalized_name();
+    const Versions then_expected = e.then_full ? e.then : full(e.then, m, then_name);
+    Versions then_matched;
+    for (const auto& v : m.find_package(then_name)->versions) {
+      if (rule.then.specifier.contains(v.version, true)) then_matched.insert(v.version.to_string());
+      // With every `when` condition met, the verdict follows from `then` alone.
+      matrix::Selection s = base_selection(m, e);
+      for (const auto& [name, publics] : e.when) {
+        for (const auto& candidate : m.find_package(name)->versions) {
+          if (publics.count(candidate.version.public_string()) != 0) {
+            s.pins[name] = candidate.version;
+            break;
+          }
+        }
+      }
+      s.pins[then_name] = v.version;
+      const bool in_then = then_expected.count(v.version.to_string()) != 0;
+      const auto verdict = matrix::check_rule(rule, s);
+      INFO("then version " << v.version.to_string());
+      switch (rule.kind) {
+        case matrix::RuleKind::conflicts:
+          CHECK((verdict == matrix::Verdict::violated) == in_then);
+          break;
+        case matrix::RuleKind::requires_:
+          CHECK((verdict == matrix::Verdict::violated) == !in_then);
+          break;
+        case matrix::RuleKind::prefer:
+          CHECK((verdict == matrix::Verdict::preference_unmet) == !in_then);
+          break;
+      }
+    }
+    CHECK(then_matched == then_expected);
+  }
+}
+
+TEST_CASE("target and profile conditions decide only with the fact present") {
+  auto loaded = matrix::load_embedded();
+  REQUIRE(loaded.has_value());
+  const matrix::Matrix& m = loaded.value();
+  const matrix::Rule* gcd = m.find_rule("networkx-fractions-gcd");
+  REQUIRE(gcd != nullptr);
+  matrix::Selection s;
+  CHECK(matrix::when_holds(*gcd, s) == matrix::Truth::unknown);
+  s.target.python = core::Version::parse("3.8.18").value();
+  CHECK(matrix::when_holds(*gcd, s) == matrix::Truth::no);
+  s.target.python = core::Version::parse("3.9.0").value();
+  CHECK(matrix::when_holds(*gcd, s) == matrix::Truth::yes);
+
+  const matrix::Rule* torch2 = m.find_rule("torch2-with-bevfusion");
+  REQUIRE(torch2 != nullptr);
+  matrix::Selection in_uniad;
+  in_uniad.profile = m.find_profile("uniad");
+  CHECK(matrix::when_holds(*torch2, in_uniad) == matrix::Truth::no);
+  matrix::Selection in_bevfusion;
+  in_bevfusion.profile = m.find_profile("bevfusion");
+  CHECK(matrix::when_holds(*torch2, in_bevfusion) == matrix::Truth::yes);
+}
