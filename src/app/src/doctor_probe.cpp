@@ -50,8 +50,9 @@ fs::path find_probe(const std::optional<fs::path>& explicit_path, const fs::path
                       "point it at a built `bevenv-probe`, or unset it");
   }
   std::vector<fs::path> tried;
-  if (!self.empty()) {
-    const fs::path dir = self.parent_path();
+  const fs::path me = self.empty() ? self_executable() : self;
+  if (!me.empty()) {
+    const fs::path dir = me.parent_path();
     tried.push_back(dir / "bevenv-probe");
     // The build tree: build/src/cli/bevenv beside build/probes/bevenv-probe.
     tried.push_back((dir / ".." / ".." / "probes" / "bevenv-probe").lexically_normal());

@@ -120,6 +120,11 @@ LockInputs gather_lock_inputs(const LockOptions& options) {
   }
   inputs.target = resolve_target(target, profile_python);
 
+  if (options.index_url) inputs.index_sources.push_back("index " + *options.index_url);
+  for (const auto& url : options.extra_index_urls) inputs.index_sources.push_back("extra-index " + url);
+  for (const auto& url : options.find_links) inputs.index_sources.push_back("find-links " + url);
+  if (options.no_index) inputs.index_sources.push_back("no-index");
+
   if (options.output) {
     inputs.output = *options.output;
   } else if (project && project->lockfile) {
@@ -145,6 +150,7 @@ std::string input_hash(const LockInputs& inputs) {
   text += "glibc " + t.glibc.to_string() + "\n";
   text += "cuda-driver " + (t.cuda_driver ? t.cuda_driver->to_string() : std::string("-")) + "\n";
   for (const auto& gpu : t.gpus) text += "gpu " + gpu.name() + "\n";
+  for (const auto& source : inputs.index_sources) text += "source " + source + "\n";
   return "sha256:" + core::sha256_hex(text);
 }
 

@@ -24,6 +24,9 @@ struct LockInputs {
   const matrix::Profile* profile = nullptr;
   std::vector<UserRequirement> requirements;
   TargetFacts target;
+  // Index sources as given (`index <url>`, `extra-index <url>`, `find-links <url>`): a changed
+  // source can change the lock, so it is part of the input hash.
+  std::vector<std::string> index_sources;
   std::filesystem::path output;
 };
 

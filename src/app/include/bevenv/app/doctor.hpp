@@ -68,7 +68,8 @@ std::vector<std::string> probes_for_check(const std::string& name);
 bool finding_matches_check(const probes::Finding& finding, const std::string& name);
 
 // Locates bevenv-probe: `explicit_path`, BEVENV_PROBE, beside `self`, the build tree
-// (`<dir of self>/../../probes/bevenv-probe`), then PATH. Throws core::Error when none is found.
+// (`<dir of self>/../../probes/bevenv-probe`), then PATH; an empty `self` means /proc/self/exe.
+// Throws core::Error when none is found.
 std::filesystem::path find_probe(const std::optional<std::filesystem::path>& explicit_path,
                                  const std::filesystem::path& self);
 
