@@ -4,9 +4,9 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 "$root/scripts/setup.sh"
-BUILD_DIR=$root/build "$root/scripts/build.sh" -DCMAKE_BUILD_TYPE=Release
-bevenv=$root/build/src/cli/bevenv
-out=$root/build/main-job
+BUILD_DIR=$root/build-release "$root/scripts/build.sh" -DCMAKE_BUILD_TYPE=Release -DBEVENV_TESTS=OFF
+bevenv=$root/build-release/src/cli/bevenv
+out=$root/build-release/main-job
 mkdir -p "$out"
 cd "$out"
 "$bevenv" --version

@@ -2,6 +2,7 @@
 
 #include <cstdlib>
 
+#include "bevenv/app/doctor.hpp"
 #include "bevenv/core/error.hpp"
 
 namespace bevenv::app {
@@ -20,7 +21,17 @@ std::vector<std::filesystem::path> split_matrix_path(std::string_view value) {
 
 std::vector<std::filesystem::path> matrix_overlays(const MatrixOptions& options) {
   std::vector<std::filesystem::path> out;
-  if (const char* env = std::getenv("BEVENV_MATRIX_PATH")) out = split_matrix_path(env);
+  // What `bevenv doctor --record` observed on this machine. First, so that it has the lowest
+  // precedence: it should hold only `[[observed]]` records, which accumulate across layers.
+  std::error_code error;
+  if (const auto observed = default_observed_dir();
+      !observed.empty() && std::filesystem::is_directory(observed, error)) {
+    out.push_back(observed);
+  }
+  if (const char* env = std::getenv("BEVENV_MATRIX_PATH")) {
+    const auto entries = split_matrix_path(env);
+    out.insert(out.end(), entries.begin(), entries.end());
+  }
   out.insert(out.end(), options.overlays.begin(), options.overlays.end());
   return out;
 }
