@@ -6,6 +6,7 @@
 
 #include "bevenv/app/version_info.hpp"
 #include "bevenv/core/error.hpp"
+#include "build_image_cli.hpp"
 #include "commands.hpp"
 #include "printer.hpp"
 
@@ -41,6 +42,8 @@ int run(int argc, char** argv) {
   bevenv::cli::Action action;
   bevenv::cli::add_lock_commands(root, global, action);
   bevenv::cli::add_matrix_commands(root, global, action);
+  bevenv::cli::add_build_image_commands(root, global, action);
+  bevenv::cli::add_doctor_commands(root, global, action);
 
   try {
     root.parse(argc, argv);

@@ -1,0 +1,35 @@
+#pragma once
+// What the Dockerfile will do, worked out from a lockfile and checked: which packages pip
+// installs, which are compiled in the image, which builds need the project source.
+#include <string>
+#include <vector>
+
+#include "bevenv/containers/dockerfile.hpp"
+#include "bevenv/lockfiles/model.hpp"
+
+namespace bevenv::containers::detail {
+
+struct PlannedBuild {
+  lockfiles::BuildStep step;
+  std::string workdir;         // absolute, checked
+  std::string source_package;  // dependency builds: the package whose sdist is unpacked first
+  std::string source_version;
+  std::string source_option;  // where pip downloads that sdist: `--no-index --find-links URL`...
+};
+
+struct ImagePlan {
+  std::string base_image;
+  std::string python_minor;
+  lockfiles::Lockfile installable;  // the lockfile less the packages built in the image
+  std::vector<std::string> built_in_image;
+  std::vector<PlannedBuild> dependency_builds;  // run before the project source is copied
+  std::vector<PlannedBuild> project_builds;     // run in the project source
+  std::string project_dir;                      // empty: no project source in the image
+  std::string pip_index_option;                 // `--no-index`, `--index-url URL` or empty (PyPI)
+};
+
+// Validates the lockfile and everything that will reach the Dockerfile; throws
+// core::Error(bad_input) naming the field.
+ImagePlan plan_image(const lockfiles::Lockfile& lock, const ImageOptions& options);
+
+}  // namespace bevenv::containers::detail

