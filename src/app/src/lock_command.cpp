@@ -47,7 +47,16 @@ CommandOutput unsatisfiable(const LockInputs& inputs, const solver::Unsolvable& 
   out.exit_code = ExitCode::problem_found;
   out.add("no environment satisfies " + subject(inputs) + " (" + inputs.target.describe() + ")",
           Mark::problem);
-  for (const auto& line : solver::render_explanation(unsolvable)) out.add(line, Mark::none, 1);
+  // Long trees bury the cause: the first lines carry the first chains; -v shows the rest.
+  constexpr std::size_t kShownLines = 12;
+  const std::vector<std::string> tree = solver::render_explanation(unsolvable);
+  for (std::size_t i = 0; i < tree.size(); ++i) {
+    out.add(tree[i], Mark::none, 1).verbose_only = i >= kShownLines;
+  }
+  if (tree.size() > kShownLines) {
+    out.add("… " + std::to_string(tree.size() - kShownLines) + " more lines (`-v` shows them)",
+            Mark::none, 1);
+  }
   out.hint("hint: relax or drop a pin named above; `bevenv matrix show PACKAGE` lists the "
            "versions and the rules that touch them",
            0);

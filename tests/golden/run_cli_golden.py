@@ -1,0 +1,72 @@
+#!/usr/bin/env python3
+"""Runs the real `bevenv` binary for every case under tests/golden/cli/ and compares the
+combined output of its steps with the case's expected.txt.
+
+A case is a directory with case.json: {"steps": [["lock", "--profile", "smoke"], ...]} and
+optionally "env": {...}. Steps run in one fresh temporary directory, so later steps see the
+files earlier ones wrote. Timings are masked. BEVENV_UPDATE_GOLDEN=1 rewrites expected.txt.
+"""
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+# Masked: wall time, and input hashes, which change with every edit of the matrix data.
+MASKS = [
+    (re.compile(r"in \d+(\.\d+)? ms"), "in <time> ms"),
+    (re.compile(r'"elapsed_ms": [0-9.e+-]+'), '"elapsed_ms": <time>'),
+    (re.compile(r"input hash [0-9a-f]{12}"), "input hash <hash>"),
+    (re.compile(r"sha256:[0-9a-f]{64}"), "sha256:<hash>"),
+]
+
+
+def run_case(bevenv: str, case: Path) -> str:
+    spec = json.loads((case / "case.json").read_text())
+    env = {k: v for k, v in os.environ.items() if not k.startswith("BEVENV_")}
+    env["NO_COLOR"] = "1"
+    env.update(spec.get("env", {}))
+    transcript = []
+    with tempfile.TemporaryDirectory(prefix="bevenv-golden-") as work:
+        for step in spec["steps"]:
+            done = subprocess.run([bevenv, *step], cwd=work, env=env, capture_output=True,
+                                  text=True, timeout=120)
+            transcript.append("$ bevenv " + " ".join(step))
+            transcript.append(done.stdout.rstrip("\n"))
+            if done.stderr.strip():
+                transcript.append("[stderr]\n" + done.stderr.rstrip("\n"))
+            transcript.append(f"[exit {done.returncode}]")
+    text = "\n".join(line for line in transcript if line != "") + "\n"
+    for pattern, replacement in MASKS:
+        text = pattern.sub(replacement, text)
+    return text
+
+
+def main() -> int:
+    bevenv, cases_dir = sys.argv[1], Path(sys.argv[2])
+    only = sys.argv[3:] or None
+    update = os.environ.get("BEVENV_UPDATE_GOLDEN") == "1"
+    failures = 0
+    cases = sorted(p for p in cases_dir.iterdir() if (p / "case.json").exists())
+    for case in cases:
+        if only and case.name not in only:
+            continue
+        actual = run_case(bevenv, case)
+        expected_file = case / "expected.txt"
+        if update:
+            expected_file.write_text(actual)
+            continue
+        expected = expected_file.read_text() if expected_file.exists() else ""
+        if actual != expected:
+            failures += 1
+            print(f"FAIL {case.name}\n--- expected\n{expected}--- actual\n{actual}")
+        else:
+            print(f"ok   {case.name}")
+    print(f"{len(cases) - failures}/{len(cases)} golden cases match")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
