@@ -230,20 +230,45 @@ bool Universe::prereleases_allowed(const std::string& name) const {
 // those of the packages finally chosen, which makes this slightly more permissive than pip.
 void Universe::enable_prereleases() {
   for (const DepKey& key : keys_) {
-    if (!key.prerelease_policy || prereleases_allowed(key.name)) continue;
-    const auto& candidates = providers(key.name);
-    bool admits_prereleases = mentions_prerelease(key.specifier);
-    if (!admits_prereleases) {
-      admits_prereleases =
-          std::none_of(candidates.begin(), candidates.end(), [&](const Provider& p) {
-            return !p.version.is_prerelease() && key.specifier.contains(p.version, true);
-          });
-    }
-    if (!admits_prereleases) continue;
-    for (const Provider& p : candidates) {
-      if (p.version.is_prerelease() && key.specifier.contains(p.version, true)) {
-        enabled_prereleases_.insert(p.solvable);
+    if (key.prerelease_policy) enable_prereleases_for(key.name, key.specifier);
+  }
+  // pip also merges several requirements on one name: those of one package, and the roots.
+  auto merge_by_name = [this](const std::vector<Dependency>& dependencies) {
+    std::unordered_map<std::string, std::pair<core::SpecifierSet, int>> merged;
+    for (const Dependency& d : dependencies) {
+      auto [it, inserted] = merged.try_emplace(normalize_package_name(d.name), d.specifier, 1);
+      if (!inserted) {
+        it->second.first = it->second.first.intersect(d.specifier);
+        ++it->second.second;
       }
+    }
+    for (const auto& [name, entry] : merged) {
+      if (entry.second > 1) enable_prereleases_for(name, entry.first);
+    }
+  };
+  merge_by_name(request_.requirements);
+  const auto& records = database_.records();
+  for (RecordId id = 0; id < records.size(); ++id) {
+    if (solvable_of_record_[id] != 0 && records[id].kind != RecordKind::system &&
+        records[id].requirements.size() > 1) {
+      merge_by_name(records[id].requirements);
+    }
+  }
+}
+
+void Universe::enable_prereleases_for(const std::string& name,
+                                      const core::SpecifierSet& specifier) {
+  if (prereleases_allowed(name)) return;
+  const auto& candidates = providers(name);
+  const bool admits_prereleases =
+      mentions_prerelease(specifier) ||
+      std::none_of(candidates.begin(), candidates.end(), [&](const Provider& p) {
+        return !p.version.is_prerelease() && specifier.contains(p.version, true);
+      });
+  if (!admits_prereleases) return;
+  for (const Provider& p : candidates) {
+    if (p.version.is_prerelease() && specifier.contains(p.version, true)) {
+      enabled_prereleases_.insert(p.solvable);
     }
   }
 }

@@ -75,6 +75,7 @@ class Universe {
   void add_imposed_conflicts();
   void add_jobs();
   void enable_prereleases();
+  void enable_prereleases_for(const std::string& name, const core::SpecifierSet& specifier);
   std::vector<Id> resolve(Id argument) const;
   bool prereleases_allowed(const std::string& name) const;
 

@@ -65,26 +65,37 @@ Universe random_universe(std::mt19937& rng) {
   return u;
 }
 
-// Names reachable from the request through requirements (system records' aside): the
-// requirements that can admit pre-releases are theirs.
-std::vector<const Dependency*> requirements_in_play(const Universe& u) {
-  std::vector<const Dependency*> found;
+// The requirements in play: the roots and those of the (non-system) records of names reachable
+// from them, plus, as pip merges them, the intersection of several requirements on one name
+// within the roots or within one record.
+std::vector<Dependency> requirements_in_play(const Universe& u) {
+  std::vector<Dependency> found;
+  auto add_group = [&](const std::vector<Dependency>& group) {
+    std::map<std::string, std::pair<SpecifierSet, int>> merged;
+    for (const auto& d : group) {
+      found.push_back(d);
+      auto [it, inserted] = merged.try_emplace(d.name, d.specifier, 1);
+      if (!inserted) it->second = {it->second.first.intersect(d.specifier), it->second.second + 1};
+    }
+    for (const auto& [name, entry] : merged) {
+      if (entry.second > 1) found.push_back({name, entry.first, {}});
+    }
+  };
+  add_group(u.request.requirements);
   std::vector<std::string> pending;
   std::map<std::string, bool> seen;
-  for (const auto& root : u.request.requirements) {
-    found.push_back(&root);
-    if (!seen[root.name]) pending.push_back(root.name), seen[root.name] = true;
-  }
+  auto visit = [&](const std::string& name) {
+    if (!seen[name]) pending.push_back(name), seen[name] = true;
+  };
+  for (const auto& root : u.request.requirements) visit(root.name);
   while (!pending.empty()) {
     const std::string name = pending.back();
     pending.pop_back();
     for (RecordId id : u.db.find(name)) {
       const PackageRecord& r = u.db.record(id);
       if (r.kind == RecordKind::system) continue;
-      for (const auto& d : r.requirements) {
-        found.push_back(&d);
-        if (!seen[d.name]) pending.push_back(d.name), seen[d.name] = true;
-      }
+      add_group(r.requirements);
+      for (const auto& d : r.requirements) visit(d.name);
     }
   }
   return found;
@@ -96,9 +107,9 @@ std::vector<Version> accepted(const Universe& u, const Dependency& d) {
   std::vector<Version> all;
   for (RecordId id : u.db.find(d.name)) all.push_back(u.db.record(id).version);
   std::vector<Version> enabled;
-  for (const Dependency* other : requirements_in_play(u)) {
-    if (other->name != d.name) continue;
-    for (const auto& v : other->specifier.filter(all)) enabled.push_back(v);
+  for (const Dependency& other : requirements_in_play(u)) {
+    if (other.name != d.name) continue;
+    for (const auto& v : other.specifier.filter(all)) enabled.push_back(v);
   }
   std::vector<Version> out;
   for (const auto& v : all) {

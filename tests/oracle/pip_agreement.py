@@ -1,0 +1,187 @@
+#!/usr/bin/env python3
+"""Compares bevenv's solver with pip's resolver on random package universes.
+
+Usage: pip_agreement.py SOLVE_SCENARIO [--cases N] [--seed S] [--jobs J] [--keep DIR]
+
+Each case is a small random universe of metadata-only wheels (names p0.., versions with
+pre-, post- and dev-releases, Requires-Dist with PEP 440 specifiers) and one or two root
+requirements. bevenv solves it through SOLVE_SCENARIO (built from solve_scenario.cpp); pip
+through `pip install --dry-run --report - --no-index --find-links DIR`. Every solution either
+side returns is checked against every constraint with `packaging`, independently of both.
+
+Outcomes per case: both unsolvable; both solvable with the same set; both solvable with
+different but valid sets (two resolvers may legitimately choose differently); pip giving up
+(ResolutionTooDeep); bevenv solving with a pre-release that pip refuses (a known, documented
+difference: README.md); or a disagreement on solvability, or an invalid solution, which are
+failures (exit status 1).
+"""
+
+import argparse
+import concurrent.futures
+import json
+import os
+import random
+import subprocess
+import sys
+import tempfile
+import zipfile
+
+from packaging.requirements import Requirement
+from packaging.specifiers import SpecifierSet
+from packaging.utils import canonicalize_name
+from packaging.version import Version
+
+VERSIONS = ["0.9", "1.0", "1.0.post1", "1.1", "1.2rc1", "1.2", "2.0.dev1", "2.0b1", "2.0",
+            "2.1", "3.0"]
+GAVE_UP = "gave up"  # pip's resolver stopped after its round limit (ResolutionTooDeep)
+SPECS = ["", ">=1.0", ">=1.1", "<2", "<=1.1", "==1.*", "==2.0", "!=2.0", "~=1.0", ">1.0,<2.1",
+         ">=2.0b1", "<1.1", ">=2", "~=2.0", "!=1.1,>=1.0"]
+
+
+def random_universe(rng):
+    names = [f"p{i}" for i in range(rng.randint(2, 6))]
+    packages = []
+    for index, name in enumerate(names):
+        for version in rng.sample(VERSIONS, rng.randint(1, 6)):
+            requires = []
+            for _ in range(rng.choice([0, 0, 1, 1, 2, 3])):
+                target = rng.choice([n for n in names if n != name])
+                requires.append((target, rng.choice(SPECS)))
+            packages.append((name, version, requires))
+    roots = [(rng.choice(names), rng.choice(SPECS)) for _ in range(rng.randint(1, 2))]
+    return packages, roots
+
+
+def scenario_text(packages, roots):
+    lines = []
+    for name, version, requires in packages:
+        lines.append(f"package {name} {version}")
+        lines.extend(f"  requires {target} {spec}" for target, spec in requires)
+    lines.extend(f"want {name} {spec}" for name, spec in roots)
+    return "\n".join(lines) + "\n"
+
+
+def write_wheel(directory, name, version, requires):
+    dist = f"{name}-{version}"
+    metadata = [f"Metadata-Version: 2.1", f"Name: {name}", f"Version: {version}"]
+    metadata.extend(f"Requires-Dist: {target}{spec}" for target, spec in requires)
+    wheel = "Wheel-Version: 1.0\nGenerator: bevenv-oracle\nRoot-Is-Purelib: true\nTag: py3-none-any\n"
+    path = os.path.join(directory, f"{dist}-py3-none-any.whl")
+    with zipfile.ZipFile(path, "w") as archive:
+        archive.writestr(f"{dist}.dist-info/METADATA", "\n".join(metadata) + "\n")
+        archive.writestr(f"{dist}.dist-info/WHEEL", wheel)
+        archive.writestr(f"{dist}.dist-info/RECORD", "")
+
+
+def run_bevenv(binary, scenario_path):
+    out = subprocess.run([binary, scenario_path], capture_output=True, text=True, check=True)
+    lines = out.stdout.splitlines()
+    if lines and lines[0] == "UNSAT":
+        return None
+    return {canonicalize_name(n): Version(v) for n, v in (line.split() for line in lines)}
+
+
+def run_pip(wheel_dir, roots):
+    command = [sys.executable, "-m", "pip", "install", "--dry-run", "--ignore-installed",
+               "--no-index", "--find-links", wheel_dir, "--report", "-", "--quiet",
+               "--disable-pip-version-check", "--no-cache-dir", "--isolated"]
+    command.extend(f"{name}{spec}" for name, spec in roots)
+    out = subprocess.run(command, capture_output=True, text=True, timeout=300)
+    if out.returncode != 0:
+        if "ResolutionImpossible" in out.stderr or "No matching distribution" in out.stderr:
+            return None
+        if "ResolutionTooDeep" in out.stderr or "resolution-too-deep" in out.stderr:
+            return GAVE_UP
+        raise RuntimeError(f"pip failed unexpectedly:\n{out.stderr}")
+    report = json.loads(out.stdout)
+    return {canonicalize_name(item["metadata"]["name"]): Version(item["metadata"]["version"])
+            for item in report["install"]}
+
+
+def violations(solution, packages, roots):
+    """Every unmet constraint of `solution` (name -> Version), checked with packaging."""
+    found = []
+    requires_of = {(canonicalize_name(n), Version(v)): r for n, v, r in packages}
+    for name, spec in roots:
+        got = solution.get(canonicalize_name(name))
+        if got is None or not SpecifierSet(spec).contains(got, prereleases=True):
+            found.append(f"root {name}{spec}")
+    for name, version in solution.items():
+        for target, spec in requires_of.get((name, version), []):
+            got = solution.get(canonicalize_name(target))
+            if got is None or not SpecifierSet(spec).contains(got, prereleases=True):
+                found.append(f"{name} {version} requires {target}{spec}")
+    return found
+
+
+def run_case(binary, seed, keep):
+    rng = random.Random(seed)
+    packages, roots = random_universe(rng)
+    with tempfile.TemporaryDirectory(prefix="bevenv-oracle-") as tmp:
+        work = os.path.join(keep, f"case-{seed}") if keep else tmp
+        wheels = os.path.join(work, "wheels")
+        os.makedirs(wheels, exist_ok=True)
+        for name, version, requires in packages:
+            write_wheel(wheels, name, version, requires)
+        scenario = os.path.join(work, "universe.scenario")
+        with open(scenario, "w", encoding="utf-8") as f:
+            f.write(scenario_text(packages, roots))
+        ours = run_bevenv(binary, scenario)
+        theirs = run_pip(wheels, roots)
+    detail = {"seed": seed, "roots": roots, "bevenv": str(ours), "pip": str(theirs),
+              "scenario": scenario_text(packages, roots)}
+    if theirs is GAVE_UP:
+        return f"pip gave up, bevenv {'unsolvable' if ours is None else 'solved'}", detail
+    problems = []
+    for who, solution in (("bevenv", ours), ("pip", theirs)):
+        if solution is not None:
+            problems.extend(f"{who}: {v}" for v in violations(solution, packages, roots))
+    if ours is not None and theirs is None and any(v.is_prerelease for v in ours.values()):
+        # bevenv admits a pre-release when any requirement in play names one; pip only counts
+        # requirements of the packages picked so far (README.md).
+        outcome = "bevenv used a pre-release pip refused"
+    elif (ours is None) != (theirs is None):
+        outcome = "solvability differs"
+    elif ours is None:
+        outcome = "both unsolvable"
+    elif ours == theirs:
+        outcome = "same solution"
+    else:
+        outcome = "different valid solutions"
+    if problems:
+        outcome = "invalid solution"
+    detail["problems"] = problems
+    return outcome, detail
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("solve_scenario")
+    parser.add_argument("--cases", type=int, default=500)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--keep", help="keep each case's wheels and scenario under this folder")
+    args = parser.parse_args()
+    counts = {}
+    failures = []
+    with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
+        futures = [pool.submit(run_case, args.solve_scenario, args.seed + i, args.keep)
+                   for i in range(args.cases)]
+        for future in concurrent.futures.as_completed(futures):
+            outcome, detail = future.result()
+            counts[outcome] = counts.get(outcome, 0) + 1
+            if outcome in ("solvability differs", "invalid solution"):
+                failures.append(detail)
+    for detail in sorted(failures, key=lambda d: d["seed"])[:5]:
+        print(json.dumps(detail, indent=1))
+    for outcome in ("same solution", "different valid solutions", "both unsolvable",
+                    "bevenv used a pre-release pip refused", "solvability differs",
+                    "invalid solution"):
+        print(f"{outcome:38} {counts.get(outcome, 0)}")
+    for outcome in sorted(o for o in counts if o.startswith("pip gave up")):
+        print(f"{outcome:38} {counts[outcome]}")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
