@@ -7,7 +7,7 @@ debian_packages=(
   build-essential cmake ninja-build pkg-config clang-14 libclang-rt-14-dev clang-format
   libsolv-dev libsolvext-dev libcurl4-openssl-dev libarchive-dev
   nlohmann-json3-dev libtomlplusplus-dev catch2 libcli11-dev
-  python3 python3-venv python3-pip buildah debootstrap iproute2
+  python3 python3-venv python3-pip buildah debootstrap iproute2 patchelf
 )
 python_tools=(
   "packaging==26.4"     # PEP 440/508 oracle
