@@ -22,5 +22,7 @@ using Action = std::function<app::CommandOutput()>;
 void add_matrix_commands(CLI::App& root, const GlobalOptions& global, Action& action);
 // Registers `lock`, `why` and `export`.
 void add_lock_commands(CLI::App& root, const GlobalOptions& global, Action& action);
+// Registers `doctor` (src/cli/doctor_cli.cpp).
+void add_doctor_commands(CLI::App& root, const GlobalOptions& global, Action& action);
 
 }  // namespace bevenv::cli

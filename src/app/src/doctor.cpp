@@ -64,8 +64,10 @@ void record(const DoctorOptions& options, const json& report,
             CommandOutput& out) {
   const fs::path dir = options.record_dir ? *options.record_dir : default_observed_dir();
   if (dir.empty()) {
-    throw core::Error(core::ExitCode::bad_input, "no place to record: neither `XDG_DATA_HOME` "
-                      "nor `HOME` is set", "pass a directory: `bevenv doctor --record DIR`");
+    throw core::Error(core::ExitCode::bad_input,
+                      "no place to record: neither `XDG_DATA_HOME` "
+                      "nor `HOME` is set",
+                      "pass a directory: `bevenv doctor --record DIR`");
   }
   std::error_code error;
   fs::create_directories(dir, error);
@@ -79,8 +81,8 @@ void record(const DoctorOptions& options, const json& report,
   if (fs::is_regular_file(file, error)) previous = core::read_file(file);
   const ObservedOverlay overlay = observed_overlay(report, findings, matrix, today_iso(), previous);
   core::write_file_atomic(file, overlay.text);
-  std::string text = "Recorded " + std::to_string(overlay.records) + " observed facts in `" +
-                     file.string() + "`";
+  std::string text =
+      "Recorded " + std::to_string(overlay.records) + " observed facts in `" + file.string() + "`";
   if (overlay.kept > 0) text += " (" + std::to_string(overlay.kept) + " from earlier runs)";
   out.add(text, Mark::info);
   if (overlay.not_in_matrix > 0) {
@@ -113,9 +115,8 @@ CommandOutput doctor(const DoctorOptions& options) {
     out.json["report_file"] = options.report->string();
   } else {
     ProbeRequest request;
-    request.probe = find_probe(options.probe, options.self_executable
-                                                  ? *options.self_executable
-                                                  : self_executable());
+    request.probe = find_probe(
+        options.probe, options.self_executable ? *options.self_executable : self_executable());
     request.python = options.python ? options.python : default_python();
     request.only = only;
     request.cuda_version_override = options.cuda_version_override;

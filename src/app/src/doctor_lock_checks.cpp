@@ -59,10 +59,10 @@ void drift(const json& report, const lockfiles::Lockfile& lock, std::vector<prob
         ++skipped;
         continue;
       }
-      out.push_back(make_finding("drift", Severity::problem,
-                                 package.name + " is not installed; the lock pins " +
-                                     locked_text(package),
-                                 pin + " (or reinstall from `bevenv export`)"));
+      out.push_back(
+          make_finding("drift", Severity::problem,
+                       package.name + " is not installed; the lock pins " + locked_text(package),
+                       pin + " (or reinstall from `bevenv export`)"));
       continue;
     }
     if (same_version(found->second, package)) {
@@ -96,11 +96,13 @@ void python_version(const json& report, const lockfiles::Lockfile& lock,
                                "Python " + have + " matches the lock's " + lock.target.python));
     return;
   }
-  out.push_back(make_finding(
-      "lock-python", Severity::problem,
-      "Python " + have + " here, but the lock is for Python " + lock.target.python,
-      "use a Python " + minor_of(lock.target.python) + " interpreter (`--python PATH`), or "
-      "re-lock for this one: `bevenv lock --python " + minor_of(have) + "`"));
+  out.push_back(
+      make_finding("lock-python", Severity::problem,
+                   "Python " + have + " here, but the lock is for Python " + lock.target.python,
+                   "use a Python " + minor_of(lock.target.python) +
+                       " interpreter (`--python PATH`), or "
+                       "re-lock for this one: `bevenv lock --python " +
+                       minor_of(have) + "`"));
 }
 
 struct DriverFloor {
@@ -119,7 +121,8 @@ std::optional<DriverFloor> driver_floor(const std::string& cuda, const matrix::M
       matrix != nullptr && version ? matrix->find_toolkit(*version) : nullptr;
   if (toolkit != nullptr) {
     DriverFloor floor{toolkit->min_driver.to_string(), "", toolkit->origin.to_string()};
-    if (toolkit->minor_compat_driver) floor.minor_compat = toolkit->minor_compat_driver->to_string();
+    if (toolkit->minor_compat_driver)
+      floor.minor_compat = toolkit->minor_compat_driver->to_string();
     const auto table_version = table ? parse_version(*table) : std::nullopt;
     if (table_version && *table_version != toolkit->min_driver) {
       note = "bevenv-probe's table says " + *table + "; the matrix (" + floor.source + ") wins";
@@ -150,33 +153,33 @@ void locked_cuda(const json& report, const DoctorContext& ctx, std::vector<probe
   const std::string needs = floor ? "driver ≥ " + floor->min_driver : "a newer driver";
   const std::string drv = version.empty() ? "this driver" : "driver " + version;
   if (want->base_version() <= have->base_version()) {
-    out.push_back(make_finding("driver-cuda", Severity::ok,
-                               "the lock's CUDA " + wanted + " runs on " + drv + " (CUDA ≤ " +
-                                   supported + ")",
-                               "", "", detail));
+    out.push_back(make_finding(
+        "driver-cuda", Severity::ok,
+        "the lock's CUDA " + wanted + " runs on " + drv + " (CUDA ≤ " + supported + ")", "", "",
+        detail));
     return;
   }
   const bool same_major = want->release().front() == have->release().front();
   const auto driver_v = parse_version(version);
-  const auto compat_v = floor && !floor->minor_compat.empty() ? parse_version(floor->minor_compat)
-                                                              : std::nullopt;
+  const auto compat_v =
+      floor && !floor->minor_compat.empty() ? parse_version(floor->minor_compat) : std::nullopt;
   const bool minor_compat = same_major && want->release().front() >= 11 &&
                             (!driver_v || !compat_v || *driver_v >= *compat_v);
   if (minor_compat) {
-    out.push_back(make_finding("driver-cuda", Severity::warning,
-                               "the lock's CUDA " + wanted + " is newer than " + drv +
-                                   " supports (CUDA ≤ " + supported +
-                                   "): it runs only through minor-version compatibility, "
-                                   "without PTX JIT",
-                               "upgrade the NVIDIA driver to " + floor_text + " or later",
-                               "", detail));
+    out.push_back(make_finding(
+        "driver-cuda", Severity::warning,
+        "the lock's CUDA " + wanted + " is newer than " + drv + " supports (CUDA ≤ " + supported +
+            "): it runs only through minor-version compatibility, "
+            "without PTX JIT",
+        "upgrade the NVIDIA driver to " + floor_text + " or later", "", detail));
     return;
   }
   out.push_back(make_finding(
       "driver-cuda", Severity::problem,
       "the lock's CUDA " + wanted + " needs " + needs + "; " + drv + " supports CUDA ≤ " +
           supported + " (CUDA_ERROR_INSUFFICIENT_DRIVER at the first CUDA call)",
-      "upgrade the NVIDIA driver to " + floor_text + " or later, or re-lock for this driver: `bevenv lock --cuda-driver " + supported + "`",
+      "upgrade the NVIDIA driver to " + floor_text +
+          " or later, or re-lock for this driver: `bevenv lock --cuda-driver " + supported + "`",
       "", detail));
 }
 
@@ -189,14 +192,14 @@ void target_gpus(const json& report, const lockfiles::Lockfile& lock,
   for (const auto& sm : sms) {
     const auto support = probes::arch_support(sm, lock.target.gpus);
     if (support == probes::ArchSupport::sass) {
-      out.push_back(make_finding("lock-gpus", Severity::ok,
-                                 "this host's " + sm + " is a target of the lock (" + locked + ")"));
+      out.push_back(
+          make_finding("lock-gpus", Severity::ok,
+                       "this host's " + sm + " is a target of the lock (" + locked + ")"));
     } else {
-      out.push_back(make_finding(
-          "lock-gpus", Severity::warning,
-          "this host's " + sm + " is not a target of the lock (" + locked +
-              "): its torch and ops builds were chosen for other GPUs",
-          "re-lock with this GPU: `bevenv lock --gpu " + sm + "`", "F10"));
+      out.push_back(make_finding("lock-gpus", Severity::warning,
+                                 "this host's " + sm + " is not a target of the lock (" + locked +
+                                     "): its torch and ops builds were chosen for other GPUs",
+                                 "re-lock with this GPU: `bevenv lock --gpu " + sm + "`", "F10"));
     }
   }
 }
@@ -247,17 +250,16 @@ void known_bad_rules(const json& report, const DoctorContext& ctx,
     std::string detail = "rule `" + rule.id + "` (" + rule.origin.to_string() + ")";
     if (!rule.symptom.empty()) detail += "; symptom: " + rule.symptom;
     for (const auto& source : rule.sources) detail += "; source: " + source;
-    out.push_back(make_finding("known-bad", Severity::problem,
-                               pins_text(rule, selection) + ": " + rule.message +
-                                   " (rule `" + rule.id + "`)",
-                               rule.fix, rule.failure, detail));
+    out.push_back(
+        make_finding("known-bad", Severity::problem,
+                     pins_text(rule, selection) + ": " + rule.message + " (rule `" + rule.id + "`)",
+                     rule.fix, rule.failure, detail));
   }
   if (violated == 0) {
     out.push_back(make_finding("known-bad", Severity::ok,
                                "no known-bad combination among " +
-                                   std::to_string(selection.pins.size()) +
-                                   " installed packages (" + std::to_string(checked) +
-                                   " matrix rules)"));
+                                   std::to_string(selection.pins.size()) + " installed packages (" +
+                                   std::to_string(checked) + " matrix rules)"));
   }
 }
 

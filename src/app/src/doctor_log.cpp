@@ -157,10 +157,9 @@ CommandOutput doctor_log(const DoctorLogOptions& options) {
     out.diagnostics.push_back(
         Line{Mark::warning, 0, matrix_note + "; matching built-in patterns only", false, false});
   }
-  const std::string count = std::to_string(found.size()) + " known failure" +
-                            (found.size() == 1 ? "" : "s");
-  out.add("bevenv doctor --log " + name + ": " + count + " in " + std::to_string(lines) +
-          " lines");
+  const std::string count =
+      std::to_string(found.size()) + " known failure" + (found.size() == 1 ? "" : "s");
+  out.add("bevenv doctor --log " + name + ": " + count + " in " + std::to_string(lines) + " lines");
   nlohmann::json matches = nlohmann::json::array();
   for (const auto& match : found) {
     out.add("line " + std::to_string(match.line) + ": " + match.text + "  → " + match.id,

@@ -44,7 +44,9 @@ void render_findings(const std::vector<probes::Finding>& findings, CommandOutput
     if (finding.severity == probes::Severity::warning) ++warnings;
   }
   std::string summary;
-  if (problems == 0 && warnings == 0) {
+  if (findings.empty()) {
+    summary = "No check ran.";
+  } else if (problems == 0 && warnings == 0) {
     summary = "No problems: " + plural(findings.size(), "check") + " passed.";
   } else {
     summary = plural(problems, "problem") + ", " + plural(warnings, "warning") + ".";
@@ -59,13 +61,13 @@ void render_findings(const std::vector<probes::Finding>& findings, CommandOutput
 json findings_json(const std::vector<probes::Finding>& findings) {
   json checks = json::array();
   for (const auto& finding : findings) {
-    checks.push_back({{"id", finding.check},
-                      {"severity", std::string(probes::to_string(finding.severity))},
-                      {"title", finding.title},
-                      {"fix", finding.fix.empty() ? json(nullptr) : json(finding.fix)},
-                      {"failure", finding.field_failure.empty() ? json(nullptr)
-                                                                : json(finding.field_failure)},
-                      {"detail", finding.detail.empty() ? json(nullptr) : json(finding.detail)}});
+    checks.push_back(
+        {{"id", finding.check},
+         {"severity", std::string(probes::to_string(finding.severity))},
+         {"title", finding.title},
+         {"fix", finding.fix.empty() ? json(nullptr) : json(finding.fix)},
+         {"failure", finding.field_failure.empty() ? json(nullptr) : json(finding.field_failure)},
+         {"detail", finding.detail.empty() ? json(nullptr) : json(finding.detail)}});
   }
   return checks;
 }

@@ -1,5 +1,7 @@
 // Finding and running bevenv-probe (a child process with a timeout), and the interpreter it
 // should inspect.
+#include "doctor_probe.hpp"
+
 #include <unistd.h>
 
 #include <cstdlib>
@@ -8,7 +10,6 @@
 #include "bevenv/core/error.hpp"
 #include "bevenv/core/fs.hpp"
 #include "bevenv/core/subprocess.hpp"
-#include "doctor_probe.hpp"
 
 namespace bevenv::app {
 namespace {

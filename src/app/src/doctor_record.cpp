@@ -1,11 +1,11 @@
 // `bevenv doctor --record`: the verdicts of one run as `[[observed]]` matrix records, so that
 // later locks avoid what failed here and prefer what worked.
+#include <toml++/toml.h>
+
 #include <algorithm>
 #include <cstdlib>
 #include <regex>
 #include <set>
-
-#include <toml++/toml.h>
 
 #include "bevenv/core/sha256.hpp"
 #include "doctor_internal.hpp"
@@ -107,7 +107,8 @@ std::string record_detail(const probes::Finding& finding,
   // F2 depends on torch: say which one the failure was seen with.
   if (finding.check == "F2") {
     const auto torch = installed.find("torch");
-    detail += torch == installed.end() ? " (no torch installed)" : " (with torch " + torch->second + ")";
+    detail +=
+        torch == installed.end() ? " (no torch installed)" : " (with torch " + torch->second + ")";
   }
   return detail;
 }
@@ -131,9 +132,15 @@ std::vector<Record> records_of(const json& report, const std::vector<probes::Fin
         left_out.insert(package);
         continue;
       }
-      Record record{package, version->second, finding.check,
-                    finding.severity == probes::Severity::ok, record_detail(finding, installed),
-                    {}, "", "", false};
+      Record record{package,
+                    version->second,
+                    finding.check,
+                    finding.severity == probes::Severity::ok,
+                    record_detail(finding, installed),
+                    {},
+                    "",
+                    "",
+                    false};
       if (!python.empty()) record.target["python"] = python;
       if (doctor_detail::check_depends_on_gpu(finding.check)) {
         const std::string gpu = gpu_of(finding, sms);
@@ -196,16 +203,16 @@ ObservedOverlay observed_overlay(const nlohmann::json& report,
   }
   std::stable_sort(records.begin(), records.end(),
                    [](const Record& a, const Record& b) { return key_of(a) < key_of(b); });
-  records.erase(std::unique(records.begin(), records.end(),
-                            [](const Record& a, const Record& b) { return key_of(a) == key_of(b); }),
-                records.end());
+  records.erase(
+      std::unique(records.begin(), records.end(),
+                  [](const Record& a, const Record& b) { return key_of(a) == key_of(b); }),
+      records.end());
   overlay.kept = static_cast<std::size_t>(
       std::count_if(records.begin(), records.end(), [](const Record& r) { return r.previous; }));
   std::string& text = overlay.text;
-  text =
-      "# Observed by `bevenv doctor --record` on host " + host +
-      ".\n# Later locks avoid versions that failed here and prefer ones that passed; bevenv\n"
-      "# reads this directory by itself. Delete a record to forget it.\n";
+  text = "# Observed by `bevenv doctor --record` on host " + host +
+         ".\n# Later locks avoid versions that failed here and prefer ones that passed; bevenv\n"
+         "# reads this directory by itself. Delete a record to forget it.\n";
   for (const auto& record : records) {
     text += "\n[[observed]]\n";
     text += "host = " + quoted(record.host) + "\n";

@@ -20,9 +20,9 @@ namespace bevenv::app {
 
 struct DoctorOptions {
   MatrixOptions matrix;
-  std::optional<std::filesystem::path> probe;   // --probe; else BEVENV_PROBE, beside bevenv, PATH
-  std::optional<std::filesystem::path> report;  // --report: judge a saved probe report instead
-  std::optional<std::string> python;            // --python; else $VIRTUAL_ENV, python3 on PATH
+  std::optional<std::filesystem::path> probe;     // --probe; else BEVENV_PROBE, beside bevenv, PATH
+  std::optional<std::filesystem::path> report;    // --report: judge a saved probe report instead
+  std::optional<std::string> python;              // --python; else $VIRTUAL_ENV, python3 on PATH
   std::optional<std::filesystem::path> lockfile;  // --lockfile; else ./bevenv.lock if present
   std::optional<std::string> profile;  // --profile: the stack's needs when no lockfile names one
   std::optional<std::string> check;    // --check NAME: one check (and only the probes it needs)
@@ -79,8 +79,8 @@ std::string host_fingerprint(const nlohmann::json& report);
 std::filesystem::path default_observed_dir();
 
 struct ObservedOverlay {
-  std::string text;            // TOML of `[[observed]]` records
-  std::size_t records = 0;     // how many
+  std::string text;               // TOML of `[[observed]]` records
+  std::size_t records = 0;        // how many
   std::size_t not_in_matrix = 0;  // concerned packages left out: the matrix must know them
   std::size_t kept = 0;           // records of earlier runs (from `previous`) carried over
 };
@@ -94,10 +94,10 @@ ObservedOverlay observed_overlay(const nlohmann::json& report,
                                  const std::string& previous = {});
 
 struct LogMatch {
-  std::string id;              // `F1`, or a rule id when the failure has no catalogue id
-  std::size_t line = 0;        // 1-based, first occurrence
+  std::string id;                       // `F1`, or a rule id when the failure has no catalogue id
+  std::size_t line = 0;                 // 1-based, first occurrence
   std::vector<std::size_t> more_lines;  // later occurrences
-  std::string text;            // the matching line, trimmed
+  std::string text;                     // the matching line, trimmed
   std::string cause;
   std::string fix;
   std::vector<std::string> rules;  // matrix rules whose `symptom` matched

@@ -1,0 +1,173 @@
+#include "doctor_cli.hpp"
+
+#include "bevenv/app/doctor.hpp"
+#include "bevenv/app/doctor_cluster.hpp"
+
+namespace bevenv::cli {
+namespace {
+
+struct DoctorFlags {
+  app::DoctorOptions options;
+  std::string probe, report, python, lockfile, profile, check, cuda_override, record_dir, log;
+  int probe_timeout = 30;
+  // --launcher: fan bevenv-probe out over a cluster through its own launcher.
+  std::string launcher;
+  int nodes = 1;
+  int gpus_per_node = 1;
+  bool run = false;
+  int rank_timeout = 120;
+  std::string master_addr;
+  int master_port = 29500;
+  std::vector<std::string> hosts;
+  bool no_collective = false;
+};
+
+std::optional<std::string> given(const std::string& text) {
+  return text.empty() ? std::nullopt : std::optional<std::string>(text);
+}
+
+app::MatrixOptions matrix_options(const GlobalOptions& global) {
+  app::MatrixOptions options;
+  for (const auto& dir : global.matrix_overlays) options.overlays.emplace_back(dir);
+  return options;
+}
+
+}  // namespace
+
+void add_doctor_commands(CLI::App& root, const GlobalOptions& global, Action& action) {
+  auto flags = std::make_shared<DoctorFlags>();
+  CLI::App* doctor = root.add_subcommand(
+      "doctor", "Check this host and environment against the lockfile and the matrix");
+  doctor->footer(
+      "Examples:\n"
+      "  bevenv doctor                          every check, against ./bevenv.lock if present\n"
+      "  bevenv doctor --check shm              one check (runs only the probes it needs)\n"
+      "  bevenv doctor --log work_dirs/train.log   name known failures in a log\n"
+      "  bevenv doctor --record                 keep the verdicts for later locks\n"
+      "  bevenv doctor --launcher srun --nodes 2 --gpus-per-node 8   the same on a cluster\n"
+      "Exit codes: 0 no problem (warnings allowed), 1 a problem was found, 2 bad input,\n"
+      "3 the probe could not run. Check ids: docs/doctor.md.");
+  doctor
+      ->add_option("--probe", flags->probe,
+                   "bevenv-probe to run (default: BEVENV_PROBE, beside bevenv, PATH)")
+      ->type_name("PATH");
+  doctor
+      ->add_option("--python", flags->python,
+                   "Interpreter or environment to inspect (default: $VIRTUAL_ENV, python3)")
+      ->type_name("PATH");
+  doctor
+      ->add_option("--lockfile", flags->lockfile,
+                   "Lockfile to compare with (default: ./bevenv.lock if present)")
+      ->type_name("FILE");
+  doctor
+      ->add_option("--profile", flags->profile,
+                   "Profile whose needs to check (GPU memory, workers) when no lock names one")
+      ->type_name("NAME");
+  auto* check = doctor
+                    ->add_option("--check", flags->check,
+                                 "Run one check by id (`shm`, `drift`) or failure id (`F12`)")
+                    ->type_name("NAME");
+  doctor
+      ->add_option("--report", flags->report,
+                   "Judge a saved `bevenv-probe` report instead of running the probe")
+      ->type_name("FILE");
+  doctor
+      ->add_option("--cuda-version-override", flags->cuda_override,
+                   "Make the probe report the driver as supporting at most CUDA X.Y (testing)")
+      ->type_name("X.Y");
+  doctor->add_option("--probe-timeout", flags->probe_timeout, "Seconds each probe may take")
+      ->capture_default_str()
+      ->type_name("S")
+      ->check(CLI::Range(1, 3600));
+  auto* record = doctor
+                     ->add_option("--record", flags->record_dir,
+                                  "Store the verdicts as observed matrix facts (default dir: "
+                                  "$XDG_DATA_HOME/bevenv/observed)")
+                     ->expected(0, 1)
+                     ->type_name("[DIR]");
+  auto* log = doctor
+                  ->add_option("--log", flags->log,
+                               "Name the known failures in a training log or traceback "
+                               "(`-`: standard input)")
+                  ->type_name("FILE");
+  log->excludes(check)->excludes(record);
+  auto* launcher = doctor
+                       ->add_option("--launcher", flags->launcher,
+                                    "Run the probe on every rank through this launcher")
+                       ->check(CLI::IsMember({"torchrun", "srun", "mpirun"}));
+  launcher->excludes(log)->excludes(record);
+  doctor->add_option("--nodes", flags->nodes, "Nodes, with --launcher")
+      ->check(CLI::Range(1, 100000))
+      ->needs(launcher);
+  doctor->add_option("--gpus-per-node", flags->gpus_per_node, "GPUs per node, with --launcher")
+      ->check(CLI::Range(1, 1024))
+      ->needs(launcher);
+  doctor->add_flag("--run", flags->run, "Run the launch line here instead of printing it")
+      ->needs(launcher);
+  doctor
+      ->add_option("--rank-timeout", flags->rank_timeout,
+                   "Seconds each rank may wait for rendezvous and collectives")
+      ->check(CLI::Range(1, 86400))
+      ->needs(launcher);
+  doctor
+      ->add_option("--master-addr", flags->master_addr,
+                   "First node's address (torchrun/mpirun over several nodes)")
+      ->needs(launcher);
+  doctor
+      ->add_option("--master-port", flags->master_port,
+                   "The launcher's port; the probes' rendezvous uses the next one")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 65534))
+      ->needs(launcher);
+  doctor->add_option("--host", flags->hosts, "mpirun: a node, rank 0's first (repeatable)")
+      ->needs(launcher);
+  doctor
+      ->add_flag("--no-collective", flags->no_collective,
+                 "Rendezvous and reports only, no all-reduce")
+      ->needs(launcher);
+
+  doctor->callback([&global, &action, flags, record] {
+    if (!flags->log.empty()) {
+      app::DoctorLogOptions log_options;
+      log_options.matrix = matrix_options(global);
+      log_options.log = flags->log;
+      action = [log_options] { return app::doctor_log(log_options); };
+      return;
+    }
+    app::DoctorOptions& options = flags->options;
+    options.matrix = matrix_options(global);
+    if (auto value = given(flags->probe)) options.probe = *value;
+    if (auto value = given(flags->report)) options.report = *value;
+    if (auto value = given(flags->lockfile)) options.lockfile = *value;
+    options.python = given(flags->python);
+    options.profile = given(flags->profile);
+    options.check = given(flags->check);
+    options.cuda_version_override = given(flags->cuda_override);
+    options.probe_timeout = std::chrono::seconds(flags->probe_timeout);
+    options.record = record->count() > 0;
+    if (auto value = given(flags->record_dir)) options.record_dir = *value;
+    options.include_report = global.json && global.verbose > 0;
+    if (!flags->launcher.empty()) {
+      action = [flags] {
+        app::LaunchOptions launch;
+        launch.launcher = flags->launcher;
+        launch.nodes = flags->nodes;
+        launch.gpus_per_node = flags->gpus_per_node;
+        launch.run = flags->run;
+        launch.probe = app::find_probe(flags->options.probe, {});
+        launch.lockfile = flags->options.lockfile.value_or("bevenv.lock");
+        launch.timeout = std::chrono::seconds(flags->rank_timeout);
+        launch.master_addr = flags->master_addr;
+        launch.master_port = flags->master_port;
+        launch.hosts = flags->hosts;
+        launch.no_collective = flags->no_collective;
+        if (flags->options.python) launch.python = *flags->options.python;
+        return app::doctor_launch(launch);
+      };
+      return;
+    }
+    action = [flags] { return app::doctor(flags->options); };
+  });
+}
+
+}  // namespace bevenv::cli

@@ -1,0 +1,46 @@
+#pragma once
+// Shared by the doctor tests: recorded reports, small lockfiles, temp dirs, real commands.
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "bevenv/app/doctor.hpp"
+#include "bevenv/lockfiles/model.hpp"
+#include "bevenv/matrix/model.hpp"
+
+namespace bevenv::app::test {
+
+// The report bevenv-probe printed on a 2 x H200 host (tests/unit/probes/data).
+nlohmann::json h200_report();
+const matrix::Matrix& embedded_matrix();
+// A fresh directory under /tmp, removed by nobody (ctest runs are short-lived).
+std::filesystem::path temp_dir(const std::string& name);
+// A valid lockfile for `python` with these `name==version` pins (PyPI sources).
+lockfiles::Lockfile small_lock(const std::string& python,
+                               const std::vector<std::pair<std::string, std::string>>& pins);
+std::filesystem::path write_lock(const std::filesystem::path& dir, const lockfiles::Lockfile& lock);
+std::string venv_python(const std::string& venv);  // BEVENV_PROBE_VENVS/<venv>/bin/python
+// Runs a shell command; returns stdout+stderr together, and the exit status.
+std::string run_shell(const std::string& command, int* exit_code = nullptr);
+std::string shell_quote(const std::string& text);
+
+// The findings with this check id.
+std::vector<probes::Finding> with_id(const std::vector<probes::Finding>& findings,
+                                     const std::string& id);
+
+// Sets an environment variable for the scope; restores the old value after.
+class ScopedEnv {
+ public:
+  ScopedEnv(std::string name, const std::optional<std::string>& value);
+  ~ScopedEnv();
+  ScopedEnv(const ScopedEnv&) = delete;
+  ScopedEnv& operator=(const ScopedEnv&) = delete;
+
+ private:
+  std::string name_;
+  std::optional<std::string> old_;
+};
+
+}  // namespace bevenv::app::test

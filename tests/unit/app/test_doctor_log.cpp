@@ -1,0 +1,185 @@
+// bevenv doctor --log: known failures named with their line, cause and fix, on a real
+// traceback (F1 from Python's own multiprocessing) and on the exact symptom texts of the field
+// failures; matrix rules' `symptom` fields work without code changes.
+#include <algorithm>
+#include <catch2/catch.hpp>
+#include <fstream>
+#include <sstream>
+
+#include "bevenv/matrix/loader.hpp"
+#include "doctor_support.hpp"
+
+namespace bevenv::app {
+namespace {
+
+const LogMatch* find_id(const std::vector<LogMatch>& matches, const std::string& id) {
+  for (const auto& match : matches) {
+    if (match.id == id) return &match;
+  }
+  return nullptr;
+}
+
+// 1-based number of the last line of `text` that starts with `prefix`; 0 when none.
+std::size_t last_line_starting(const std::string& text, const std::string& prefix) {
+  std::istringstream in(text);
+  std::size_t number = 0;
+  std::size_t found = 0;
+  for (std::string line; std::getline(in, line);) {
+    ++number;
+    if (line.rfind(prefix, 0) == 0) found = number;
+  }
+  return found;
+}
+
+TEST_CASE("doctor --log: a real dict_keys pickling failure in a spawn context is F1") {
+  const auto dir = test::temp_dir("f1");
+  const auto script = dir / "spawn_dict_keys.py";
+  std::ofstream(script) << "import multiprocessing as mp\n"
+                           "def work(config):\n"
+                           "    pass\n"
+                           "if __name__ == '__main__':\n"
+                           "    ctx = mp.get_context('spawn')\n"
+                           "    worker = ctx.Process(target=work, args=({'car': 50}.keys(),))\n"
+                           "    worker.start()\n"
+                           "    worker.join()\n";
+  int exit_code = 0;
+  const std::string traceback =
+      test::run_shell("python3 " + test::shell_quote(script.string()), &exit_code);
+  REQUIRE(exit_code != 0);
+  REQUIRE_THAT(traceback, Catch::Contains("TypeError: cannot pickle 'dict_keys' object"));
+  const std::string noise = "epoch 1 iter 50 loss 3.14\nepoch 1 iter 100 loss 2.71\n";
+  std::istringstream log(noise + traceback);
+  std::size_t lines = 0;
+  const auto matches = scan_log(log, &test::embedded_matrix(), &lines);
+  const LogMatch* f1 = find_id(matches, "F1");
+  REQUIRE(f1 != nullptr);
+  CHECK(f1->line == 2 + last_line_starting(traceback, "TypeError: cannot pickle"));
+  CHECK_THAT(f1->cause, Catch::Contains("DetectionConfig"));
+  CHECK_THAT(f1->fix, Catch::Contains("list(...)"));
+  CHECK(matches.size() == 1);
+}
+
+TEST_CASE("doctor --log: the exact symptom texts of F2-F12") {
+  struct Case {
+    const char* id;
+    const char* line;
+  };
+  const Case cases[] = {
+      {"F2", "AttributeError: module 'distutils' has no attribute 'version'"},
+      {"F3", "TypeError: FormatCode() got an unexpected keyword argument 'verify'"},
+      {"F4", "ModuleNotFoundError: No module named 'torchpack.utils.tqdm'"},
+      {"F5",
+       "ImportError: cannot import name 'feature_decorator_ext' from partially initialized "
+       "module 'mmdet3d.ops.feature_decorator' (most likely due to a circular import)"},
+      {"F6",
+       "FileNotFoundError: [Errno 2] No such file or directory: "
+       "'data/nuscenes//nuscenes_infos_train.pkl'"},
+      {"F7",
+       "RuntimeError: Expected input[24, 6, 256, 704] to have 1 channels, but got 6 channels "
+       "instead"},
+      {"F8",
+       "RuntimeError: CUDA out of memory. Tried to allocate 168.00 MiB (GPU 0; 23.69 GiB total "
+       "capacity)"},
+      {"F10", "RuntimeError: CUDA error: no kernel image is available for execution on the device"},
+      {"F11",
+       "RuntimeError: NCCL error in: ../torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp:1191, "
+       "unhandled system error, NCCL version 2.10.3"},
+      {"F12",
+       "RuntimeError: DataLoader worker (pid 4141) is killed by signal: Bus error. It is "
+       "possible that dataloader's workers are out of shared memory."},
+  };
+  std::string log = "2024-05-01 12:00:00 start\n";
+  std::vector<std::size_t> expected_line;
+  std::size_t number = 1;
+  for (const auto& c : cases) {
+    log += "Traceback (most recent call last):\n  File \"tools/train.py\", line 1, in <module>\n";
+    number += 2;
+    log += std::string(c.line) + "\n";
+    expected_line.push_back(++number);
+    log += "some unrelated line\n";
+    ++number;
+  }
+  std::istringstream in(log);
+  const auto matches = scan_log(in, &test::embedded_matrix());
+  CHECK(matches.size() == std::size(cases));
+  for (std::size_t i = 0; i < std::size(cases); ++i) {
+    INFO(cases[i].id);
+    const LogMatch* match = find_id(matches, cases[i].id);
+    REQUIRE(match != nullptr);
+    CHECK(match->line == expected_line[i]);
+    CHECK_FALSE(match->cause.empty());
+    CHECK_FALSE(match->fix.empty());
+  }
+  // F2's text is also the symptom of the F9 rule (torch 2 with BEVFusion): both are named.
+  const LogMatch* f2 = find_id(matches, "F2");
+  REQUIRE(f2 != nullptr);
+  CHECK(std::find(f2->rules.begin(), f2->rules.end(), "torch2-with-bevfusion") != f2->rules.end());
+}
+
+TEST_CASE("doctor --log: repeated failures are grouped under the first line") {
+  std::istringstream in(
+      "RuntimeError: CUDA out of memory. Tried to allocate 20.00 MiB\nok\n"
+      "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB\n");
+  const auto matches = scan_log(in, nullptr);
+  REQUIRE(matches.size() == 1);
+  CHECK(matches[0].line == 1);
+  CHECK(matches[0].more_lines == std::vector<std::size_t>{3});
+}
+
+TEST_CASE("doctor --log: matrix rules' symptoms, including a new rule from an overlay") {
+  const auto& matrix = test::embedded_matrix();
+  const std::string numpy = "AttributeError: module 'numpy' has no attribute 'float'";
+  std::vector<std::string> numpy_rules;
+  for (const auto& rule : matrix.rules) {
+    if (rule.symptom == numpy) numpy_rules.push_back(rule.id);
+  }
+  REQUIRE_FALSE(numpy_rules.empty());
+  std::istringstream in("x\n  File \"mmdet3d/core/bbox.py\", line 9\n" + numpy + "\n");
+  auto matches = scan_log(in, &matrix);
+  REQUIRE(matches.size() == 1);
+  CHECK(matches[0].line == 3);
+  CHECK(matches[0].rules == numpy_rules);
+  CHECK(matches[0].fix == matrix.find_rule(numpy_rules.front())->fix);
+
+  std::vector<matrix::SourceFile> files = matrix::embedded_files();
+  files.push_back({"overlay/site.toml",
+                   "[[rule]]\nid = \"site-new-failure\"\nkind = \"conflicts\"\n"
+                   "when.packages = { torch = \"<1.11\" }\nthen = \"setuptools>=59.6\"\n"
+                   "message = \"a site-specific failure\"\n"
+                   "symptom = \"ValueError: the site's own failure ... while loading sweeps\"\n"
+                   "fix = \"pin the site's fix\"\nsources = [\"site wiki\"]\n",
+                   1, matrix::Layer::overlay});
+  auto loaded = matrix::load_sources(files);
+  REQUIRE(loaded.has_value());
+  std::istringstream site(
+      "ok\nValueError: the site's own failure in worker 3 while loading sweeps\n");
+  matches = scan_log(site, &loaded.value());
+  REQUIRE(matches.size() == 1);
+  CHECK(matches[0].id == "site-new-failure");
+  CHECK(matches[0].line == 2);
+  CHECK(matches[0].fix == "pin the site's fix");
+}
+
+TEST_CASE("doctor --log: the command's output and exit codes") {
+  const auto dir = test::temp_dir("logcmd");
+  std::ofstream(dir / "clean.log") << "epoch 1 done\nepoch 2 done\n";
+  std::ofstream(dir / "bad.log") << "epoch 1\nTypeError: cannot pickle 'dict_keys' object\n";
+  DoctorLogOptions options;
+  options.log = dir / "clean.log";
+  CommandOutput out = doctor_log(options);
+  CHECK(out.exit_code == core::ExitCode::ok);
+  CHECK(out.json.at("matches").empty());
+  options.log = dir / "bad.log";
+  out = doctor_log(options);
+  CHECK(out.exit_code == core::ExitCode::problem_found);
+  REQUIRE(out.lines.size() >= 4);
+  CHECK_THAT(out.lines[1].text, Catch::StartsWith("line 2: TypeError") && Catch::EndsWith("F1"));
+  CHECK(out.lines[1].mark == Mark::problem);
+  CHECK_THAT(out.lines[3].text, Catch::StartsWith("fix: "));
+  CHECK(out.json["matches"][0]["line"] == 2);
+  options.log = dir / "missing.log";
+  CHECK_THROWS_AS(doctor_log(options), core::Error);
+}
+
+}  // namespace
+}  // namespace bevenv::app

@@ -1,0 +1,136 @@
+// bevenv doctor --record: the verdicts on the real venvs become `[[observed]]` records that
+// `bevenv matrix check` accepts, that load by themselves from $XDG_DATA_HOME/bevenv/observed,
+// and that a later `bevenv lock` uses: observed failures avoided, observed successes preferred.
+#include <catch2/catch.hpp>
+#include <fstream>
+#include <sstream>
+
+#include "bevenv/app/lock.hpp"
+#include "bevenv/app/matrix_commands.hpp"
+#include "bevenv/core/fs.hpp"
+#include "bevenv/lockfiles/reader.hpp"
+#include "doctor_support.hpp"
+
+namespace bevenv::app {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string python_minor(const std::string& venv) {
+  int exit_code = -1;
+  std::string out = test::run_shell(test::shell_quote(test::venv_python(venv)) +
+                                        " -c 'import sys; print(\"%d.%d\" % sys.version_info[:2])'",
+                                    &exit_code);
+  REQUIRE(exit_code == 0);
+  while (!out.empty() && out.back() == '\n') out.pop_back();
+  return out;
+}
+
+// Runs the whole doctor (every probe) on a venv and records into the default directory.
+CommandOutput record_venv(const std::string& venv) {
+  DoctorOptions options;
+  options.probe = fs::path(BEVENV_PROBE_EXE);
+  options.python = test::venv_python(venv);
+  options.record = true;
+  return doctor(options);
+}
+
+// `bevenv lock --profile smoke` for the venvs' Python; returns package -> version.
+std::map<std::string, std::string> lock_smoke(const std::string& python) {
+  const auto dir = test::temp_dir("lock");
+  LockOptions options;
+  options.profile = "smoke";
+  options.target.python = python;
+  options.output = dir / "bevenv.lock";
+  const CommandOutput out = lock(options);
+  REQUIRE(out.exit_code == core::ExitCode::ok);
+  std::map<std::string, std::string> pins;
+  for (const auto& package : lockfiles::read_lockfile(dir / "bevenv.lock").packages) {
+    pins[package.name] = package.version;
+  }
+  return pins;
+}
+
+TEST_CASE("doctor --record: observed failures are avoided by the next lock") {
+  const std::string python = python_minor("bad");
+  const auto data = test::temp_dir("xdg");
+  test::ScopedEnv xdg("XDG_DATA_HOME", data.string());
+  test::ScopedEnv matrix_path("BEVENV_MATRIX_PATH", std::nullopt);
+
+  // Without observations the smoke profile takes the newest yapf, the one that fails F3.
+  const auto before = lock_smoke(python);
+  REQUIRE(before.at("yapf") == "0.40.2");
+
+  const CommandOutput out = record_venv("bad");
+  const fs::path file = out.json.at("recorded").at("file").get<std::string>();
+  CHECK(file.parent_path() == data / "bevenv" / "observed");
+  CHECK(file.filename() == out.json.at("fingerprint").get<std::string>() + ".toml");
+  const std::string text = core::read_file(file);
+  CHECK_THAT(text, Catch::Contains("package = \"setuptools\"\nversion = \"59.6.0\"\n"
+                                   "target = { python = \"" +
+                                   python +
+                                   "\" }\n"
+                                   "outcome = \"fail\"\ncheck = \"F2\""));
+  CHECK_THAT(text, Catch::Contains("package = \"yapf\"\nversion = \"0.40.2\"\n"
+                                   "target = { python = \"" +
+                                   python +
+                                   "\" }\n"
+                                   "outcome = \"fail\"\ncheck = \"F3\""));
+
+  // `bevenv matrix check` accepts it, and every command loads it by itself.
+  MatrixCheckOptions check;
+  check.dirs = {file.parent_path()};
+  CHECK(matrix_check(check).exit_code == core::ExitCode::ok);
+  const auto matrix = load_matrix_or_throw({});
+  CHECK(matrix.observed.size() == out.json["recorded"]["records"].get<std::size_t>());
+  for (const auto& observed : matrix.observed)
+    CHECK(observed.origin.layer == matrix::Layer::observed);
+
+  const auto after = lock_smoke(python);
+  CHECK(after.at("setuptools") != "59.6.0");
+  CHECK(after.at("yapf") == "0.40.1");
+  // Another Python is another target: the observations do not apply there.
+  const std::string other = python == "3.10" ? "3.9" : "3.10";
+  CHECK(lock_smoke(other).at("yapf") == "0.40.2");
+}
+
+TEST_CASE("doctor --record: observed successes are preferred; earlier failures are kept") {
+  const std::string python = python_minor("good");
+  const auto data = test::temp_dir("xdg-good");
+  test::ScopedEnv xdg("XDG_DATA_HOME", data.string());
+  test::ScopedEnv matrix_path("BEVENV_MATRIX_PATH", std::nullopt);
+
+  // Without observations the smoke profile does not take setuptools 58.0.4.
+  REQUIRE(lock_smoke(python).at("setuptools") != "58.0.4");
+  const CommandOutput good = record_venv("good");
+  CHECK(good.json.at("recorded").at("kept") == 0);
+  const auto preferred = lock_smoke(python);
+  CHECK(preferred.at("setuptools") == "58.0.4");
+  CHECK(preferred.at("yapf") == "0.40.1");
+
+  // A later run on the same host with the bad venv adds its failures beside the successes.
+  const CommandOutput bad = record_venv("bad");
+  CHECK(bad.json.at("recorded").at("kept").get<int>() >= 2);
+  const std::string text = core::read_file(bad.json.at("recorded").at("file").get<std::string>());
+  CHECK_THAT(text, Catch::Contains("version = \"58.0.4\""));
+  CHECK_THAT(text, Catch::Contains("version = \"59.6.0\""));
+  const auto both = lock_smoke(python);
+  CHECK(both.at("setuptools") == "58.0.4");
+  CHECK(both.at("yapf") == "0.40.1");
+}
+
+TEST_CASE("doctor --record DIR writes there; a record names only matrix packages") {
+  const auto dir = test::temp_dir("record-dir");
+  DoctorOptions options;
+  options.probe = fs::path(BEVENV_PROBE_EXE);
+  options.python = test::venv_python("bad");
+  options.check = "F3";
+  options.record = true;
+  options.record_dir = dir / "nested";
+  const CommandOutput out = doctor(options);
+  CHECK(out.json.at("recorded").at("records") == 1);
+  CHECK(fs::path(out.json["recorded"]["file"].get<std::string>()).parent_path() == dir / "nested");
+}
+
+}  // namespace
+}  // namespace bevenv::app

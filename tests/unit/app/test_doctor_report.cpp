@@ -1,0 +1,249 @@
+// bevenv doctor's verdicts on recorded and edited probe reports: the driver floor for the
+// locked CUDA (matrix data preferred over the probe's table), missing architectures, GPU
+// memory (F8), /dev/shm (F12), known-bad rules and the JSON shape. No GPU needed.
+#include <algorithm>
+#include <catch2/catch.hpp>
+#include <fstream>
+
+#include "bevenv/matrix/evaluate.hpp"
+#include "bevenv/matrix/loader.hpp"
+#include "doctor_support.hpp"
+
+namespace bevenv::app {
+namespace {
+
+using probes::Severity;
+using test::with_id;
+
+std::vector<probes::Finding> judge(const nlohmann::json& report, const lockfiles::Lockfile* lock,
+                                   const matrix::Matrix& matrix,
+                                   const matrix::Profile* profile = nullptr) {
+  return judge_report(report, DoctorContext{lock, &matrix, profile});
+}
+
+nlohmann::json with_driver_cuda(nlohmann::json report, const std::string& cuda) {
+  report["driver"]["cuda_version"] = cuda;
+  report["driver"]["cuda_version_overridden"] = true;
+  return report;
+}
+
+TEST_CASE("doctor: the lock's CUDA against a driver that is too old") {
+  const auto& matrix = test::embedded_matrix();
+  auto lock = test::small_lock("3.12.3", {});
+  lock.environment.cuda = "12.1";
+  const matrix::Toolkit* toolkit = matrix.find_toolkit(core::Version::parse("12.1").value());
+  REQUIRE(toolkit != nullptr);
+  const std::string floor = toolkit->min_driver.to_string();
+
+  SECTION("another major version: a problem with the matrix's driver floor") {
+    const auto found =
+        with_id(judge(with_driver_cuda(test::h200_report(), "11.8"), &lock, matrix), "driver-cuda");
+    REQUIRE(found.size() == 1);
+    CHECK(found[0].severity == Severity::problem);
+    CHECK_THAT(found[0].title, Catch::Contains("CUDA 12.1") && Catch::Contains(floor) &&
+                                   Catch::Contains("CUDA ≤ 11.8"));
+    CHECK_THAT(found[0].fix, Catch::Contains("upgrade the NVIDIA driver to " + floor) &&
+                                 Catch::Contains("--cuda-driver 11.8"));
+    CHECK_THAT(found[0].detail, Catch::Contains(toolkit->origin.file));
+  }
+  SECTION("same major version: minor-version compatibility, a warning") {
+    const auto found =
+        with_id(judge(with_driver_cuda(test::h200_report(), "12.0"), &lock, matrix), "driver-cuda");
+    REQUIRE(found.size() == 1);
+    CHECK(found[0].severity == Severity::warning);
+    CHECK_THAT(found[0].fix, Catch::Contains(floor));
+  }
+  SECTION("the real driver (CUDA 13.0) runs it") {
+    const auto found = with_id(judge(test::h200_report(), &lock, matrix), "driver-cuda");
+    REQUIRE(found.size() == 1);
+    CHECK(found[0].severity == Severity::ok);
+    CHECK_THAT(found[0].title, Catch::Contains("580.159.04"));
+  }
+}
+
+TEST_CASE("doctor: the matrix's driver floor wins over bevenv-probe's table") {
+  // An overlay that corrects the floor of CUDA 12.1; the probe's built-in table keeps its own.
+  std::vector<matrix::SourceFile> files = matrix::embedded_files();
+  files.push_back({"overlay/cuda.toml",
+                   "[[toolkit]]\nversion = \"12.1\"\nmin_driver = \"531.14\"\n"
+                   "sm = [\"sm_80\", \"sm_86\", \"sm_89\", \"sm_90\"]\nsources = [\"test\"]\n",
+                   1, matrix::Layer::overlay});
+  auto loaded = matrix::load_sources(files);
+  REQUIRE(loaded.has_value());
+  auto lock = test::small_lock("3.12.3", {});
+  lock.environment.cuda = "12.1";
+  const auto table = probes::minimum_driver_for_cuda("12.1");
+  REQUIRE(table.has_value());
+  REQUIRE(*table != "531.14");
+  const auto found = with_id(
+      judge(with_driver_cuda(test::h200_report(), "11.8"), &lock, loaded.value()), "driver-cuda");
+  REQUIRE(found.size() == 1);
+  CHECK_THAT(found[0].fix, Catch::Contains("531.14"));
+  CHECK_THAT(found[0].detail, Catch::Contains("overlay/cuda.toml") && Catch::Contains(*table));
+}
+
+TEST_CASE("doctor: a lock and a torch without sm_90 on the H200") {
+  const auto& matrix = test::embedded_matrix();
+  auto lock = test::small_lock("3.12.3", {});
+  lock.environment.torch_cuda_arch_list = "7.0;7.5;8.0;8.6";
+  lock.target.gpus = {"sm_86"};
+  auto report = test::h200_report();
+
+  SECTION("the compiled ops and the lock's targets lack sm_90") {
+    const auto findings = judge(report, &lock, matrix);
+    const auto ops = with_id(findings, "ops-arch");
+    REQUIRE(ops.size() == 1);
+    CHECK(ops[0].severity == Severity::problem);
+    CHECK(ops[0].field_failure == "F10");
+    CHECK_THAT(ops[0].title, Catch::Contains("sm_90"));
+    CHECK_THAT(ops[0].fix, Catch::Contains("TORCH_CUDA_ARCH_LIST") && Catch::Contains("9.0"));
+    const auto targets = with_id(findings, "lock-gpus");
+    REQUIRE(targets.size() == 1);
+    CHECK(targets[0].severity == Severity::warning);
+    CHECK_THAT(targets[0].fix, Catch::Contains("--gpu sm_90"));
+    // torch 2.11's own list has sm_90: that line stays green.
+    const auto torch = with_id(findings, "gpu-arch");
+    REQUIRE(torch.size() == 1);
+    CHECK(torch[0].severity == Severity::ok);
+  }
+  SECTION("torch built without sm_90 and without PTX") {
+    report["python"]["torch"]["arch_list"] = {"sm_75", "sm_80", "sm_86"};
+    const auto torch = with_id(judge(report, &lock, matrix), "gpu-arch");
+    REQUIRE(torch.size() == 1);
+    CHECK(torch[0].severity == Severity::problem);
+    CHECK_THAT(torch[0].fix, Catch::Contains("sm_90"));
+  }
+  SECTION("a lock that lists 9.0 is fine") {
+    lock.environment.torch_cuda_arch_list = "8.6;9.0";
+    lock.target.gpus = {"sm_90"};
+    const auto findings = judge(report, &lock, matrix);
+    CHECK(with_id(findings, "ops-arch").at(0).severity == Severity::ok);
+    CHECK(with_id(findings, "lock-gpus").at(0).severity == Severity::ok);
+  }
+}
+
+TEST_CASE("doctor: GPU memory against the profile's need (F8)") {
+  const auto& matrix = test::embedded_matrix();
+  const matrix::Profile* bevfusion = matrix.find_profile("bevfusion");
+  REQUIRE(bevfusion != nullptr);
+  REQUIRE(bevfusion->train_gpu_memory_gib.has_value());
+  auto report = test::h200_report();
+  CHECK(with_id(judge(report, nullptr, matrix, bevfusion), "gpu-memory").at(0).severity ==
+        Severity::ok);
+  for (auto& device : report["driver"]["devices"]) {
+    device["memory_total_bytes"] = 24.0 * 1024 * 1024 * 1024;  // an RTX 3090
+  }
+  const auto found = with_id(judge(report, nullptr, matrix, bevfusion), "gpu-memory");
+  REQUIRE(found.size() == 1);
+  CHECK(found[0].severity == Severity::warning);
+  CHECK(found[0].field_failure == "F8");
+  CHECK_THAT(found[0].fix, Catch::Contains("DDP"));
+}
+
+TEST_CASE("doctor: /dev/shm against the profile's DataLoader workers (F12)") {
+  const auto& matrix = test::embedded_matrix();
+  const matrix::Profile* bevfusion = matrix.find_profile("bevfusion");
+  REQUIRE(bevfusion != nullptr);
+  auto report = test::h200_report();
+  report["host"]["shm"]["total_bytes"] = 64.0 * 1024 * 1024;  // Docker's default
+  const auto found = with_id(judge(report, nullptr, matrix, bevfusion), "shm");
+  REQUIRE(found.size() == 1);
+  CHECK(found[0].severity == Severity::problem);
+  CHECK(found[0].field_failure == "F12");
+  CHECK_THAT(found[0].fix, Catch::Contains("--shm-size"));
+  // Two H200s: two DDP processes' workers share it.
+  const auto workers = *bevfusion->dataloader_workers_per_gpu * 2;
+  CHECK_THAT(found[0].title, Catch::Contains(std::to_string(workers) + " DataLoader workers"));
+}
+
+TEST_CASE("doctor: known-bad rules against the installed versions") {
+  const auto& matrix = test::embedded_matrix();
+  const matrix::Rule* rule = matrix.find_rule("setuptools-distutils-version");
+  REQUIRE(rule != nullptr);
+  auto report = test::h200_report();
+  auto& dists = report["python"]["distributions"];
+  dists = nlohmann::json::array({{{"name", "torch"}, {"version", "1.10.1+cu113"}},
+                                 {{"name", "setuptools"}, {"version", "59.6.0"}}});
+  // torch 1.10 on the H200 also breaks `torch1-no-sass-for-hopper`: pick the F2 one.
+  auto found = with_id(judge(report, nullptr, matrix), "known-bad");
+  std::erase_if(found, [](const probes::Finding& f) {
+    return f.detail.find("setuptools-distutils-version") == std::string::npos;
+  });
+  REQUIRE(found.size() == 1);
+  CHECK(found[0].severity == Severity::problem);
+  CHECK(found[0].field_failure == "F2");
+  CHECK(found[0].fix == rule->fix);
+  CHECK_THAT(found[0].title, Catch::Contains("setuptools 59.6.0") &&
+                                 Catch::Contains("setuptools-distutils-version"));
+
+  dists[1]["version"] = "58.0.4";
+  dists[0]["version"] = "2.1.0";
+  found = with_id(judge(report, nullptr, matrix), "known-bad");
+  REQUIRE(found.size() == 1);
+  CHECK(found[0].severity == Severity::ok);
+}
+
+TEST_CASE("doctor: the recorded H200 report judged end to end, as JSON") {
+  const auto dir = test::temp_dir("h200");
+  const auto report_path = dir / "report.json";
+  {
+    std::ofstream out(report_path);
+    out << test::h200_report().dump();
+  }
+  auto lock = test::small_lock("3.12.3", {{"setuptools", "58.0.4"}});
+  lock.environment.cuda = "12.1";
+  DoctorOptions options;
+  options.report = report_path;
+  options.lockfile = test::write_lock(dir, lock);
+  options.cuda_version_override = std::nullopt;
+  const CommandOutput out = doctor(options);
+  const auto& checks = out.json.at("checks");
+  REQUIRE(checks.size() > 10);
+  for (const auto& check : checks) {
+    CHECK(check.contains("id"));
+    CHECK(check.contains("severity"));
+    CHECK(check.contains("title"));
+    CHECK(check.contains("fix"));
+    CHECK(check.contains("failure"));
+    if (check["severity"] != "ok") CHECK(check["fix"].is_string());
+  }
+  // The recorded venv has setuptools 81.0.0 against the lock's 58.0.4, and F2 fails with it.
+  bool drift = false;
+  for (const auto& check : checks) {
+    if (check["id"] == "drift" && check["severity"] == "problem") {
+      drift = true;
+      CHECK_THAT(check["title"].get<std::string>(), Catch::Contains("58.0.4"));
+    }
+  }
+  CHECK(drift);
+  CHECK(out.exit_code == core::ExitCode::problem_found);
+  CHECK(out.json.at("summary").at("problems").get<int>() >= 1);
+  CHECK(out.lines.front().text.find("host gpu-host") != std::string::npos);
+  CHECK_THAT(out.lines.back().text, Catch::Contains("problem"));
+}
+
+TEST_CASE("doctor: --check names and the probes they need") {
+  CHECK(probes_for_check("shm") == std::vector<std::string>{"host"});
+  CHECK(probes_for_check("F3") == std::vector<std::string>{"python"});
+  CHECK(probes_for_check("driver") == std::vector<std::string>{"driver", "nvml"});
+  CHECK_THROWS_AS(probes_for_check("nonsense"), core::Error);
+  try {
+    probes_for_check("nonsense");
+  } catch (const core::Error& error) {
+    CHECK(error.code() == core::ExitCode::bad_input);
+    CHECK_THAT(error.hint(), Catch::Contains("`drift`"));
+  }
+  // Every id the judge can produce on the H200 report is a name --check accepts.
+  const auto names = doctor_check_names();
+  auto lock = test::small_lock("3.12.3", {{"setuptools", "58.0.4"}});
+  lock.environment.cuda = "12.1";
+  lock.environment.torch_cuda_arch_list = "9.0";
+  lock.target.gpus = {"sm_90"};
+  for (const auto& finding : judge(test::h200_report(), &lock, test::embedded_matrix())) {
+    INFO(finding.check);
+    CHECK(std::find(names.begin(), names.end(), finding.check) != names.end());
+  }
+}
+
+}  // namespace
+}  // namespace bevenv::app
