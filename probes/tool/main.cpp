@@ -14,6 +14,7 @@
 
 #include "isolation.hpp"
 #include "probe_tool.hpp"
+#include "rank_run.hpp"  // cluster doctor: --rank
 
 namespace bevenv::probe_tool {
 namespace {
@@ -37,6 +38,8 @@ usage: bevenv-probe [options]
   --compile-only PATH     with --arch: only compile the kernel and write the CUBIN to PATH
   --cuda-version-override X.Y
                           report the driver as supporting at most CUDA X.Y (for testing)
+  --rank                  cluster mode: one process per GPU under torchrun, srun or mpirun;
+                          see `bevenv-probe --rank --help`
   --version               print the version
   --help                  print this help
 
@@ -220,6 +223,10 @@ std::optional<int> parse_cuda_version(const std::string& text) {
 
 int main(int argc, char** argv) {
   using namespace bevenv::probe_tool;
+  // Cluster doctor: `--rank` has its own options (rank_options.cpp).
+  for (int i = 1; i < argc; ++i) {
+    if (std::string(argv[i]) == "--rank") return rank_main(argc, argv);
+  }
   try {
     bool exit_now = false;
     const Options options = parse(argc, argv, exit_now);
