@@ -169,6 +169,12 @@ CommandOutput lock(const LockOptions& options) {
   if (const std::string avoided = avoided_line(lock); !avoided.empty()) {
     out.add(avoided, Mark::none, 1);
   }
+  if (translation.observed_failures + translation.observed_successes > 0) {
+    out.add("used " + std::to_string(translation.observed_failures) + " observed failure(s) and " +
+                std::to_string(translation.observed_successes) +
+                " observed success(es) from `bevenv doctor --record`",
+            Mark::none, 1);
+  }
   for (const auto& [id, archs] : translation.ptx_only) {
     const auto& record = translation.database.record(id);
     if (const auto* chosen = solution.find(record.name); chosen && chosen->record == id) {

@@ -185,8 +185,10 @@ void add_observed(const LockInputs& inputs, Translation& out) {
     const solver::Dependency subject{observed.package, exactly(observed.version), origin};
     if (observed.outcome == matrix::Outcome::fail) {
       out.request.conflicts.push_back({subject, std::nullopt, origin});
+      ++out.observed_failures;
     } else {
       out.request.preferred.push_back({subject.name, subject.specifier});
+      ++out.observed_successes;
     }
   }
 }

@@ -28,6 +28,9 @@ struct Translation {
   std::map<std::string, const matrix::Rule*, std::less<>> rule_origins;
   // Builds whose kernels reach the target GPU only through PTX JIT (F10), by record id.
   std::map<solver::RecordId, std::string> ptx_only;
+  // Observed probe results that apply to this target: failures avoided, successes preferred.
+  std::size_t observed_failures = 0;
+  std::size_t observed_successes = 0;
 };
 
 Translation translate(const LockInputs& inputs);

@@ -63,7 +63,32 @@ std::vector<std::string> render_table(const std::vector<std::vector<std::string>
   throw core::Error(core::ExitCode::bad_input, "`" + name + "` is not in the matrix", hint);
 }
 
+// Probe results recorded by `bevenv doctor --record` for this package, one line each.
+nlohmann::json observed_of(const matrix::Matrix& m, const std::string& name, CommandOutput& out) {
+  nlohmann::json observed = nlohmann::json::array();
+  for (const auto& o : m.observed) {
+    if (o.package != name) continue;
+    if (observed.empty()) out.add("observed by `bevenv doctor --record`:", Mark::none, 1);
+    const bool ok = o.outcome == matrix::Outcome::ok;
+    std::string target;
+    for (const auto& [key, value] : o.target) target += (target.empty() ? "" : ", ") + key + " " + value;
+    out.add(o.version.to_string() + ": " + o.check + (ok ? " passed" : " failed") + " on " + o.host +
+                " (" + o.date + (target.empty() ? "" : "; " + target) + ")",
+            ok ? Mark::ok : Mark::problem, 2);
+    observed.push_back({{"version", o.version.to_string()},
+                        {"check", o.check},
+                        {"outcome", ok ? "ok" : "fail"},
+                        {"host", o.host},
+                        {"date", o.date},
+                        {"target", o.target},
+                        {"detail", o.detail},
+                        {"origin", o.origin.to_string()}});
+  }
+  return observed;
+}
+
 }  // namespace
+
 
 CommandOutput matrix_show(const MatrixShowOptions& options) {
   const matrix::Matrix m = load_matrix_or_throw(options.matrix);
@@ -105,6 +130,7 @@ CommandOutput matrix_show(const MatrixShowOptions& options) {
   out.json["package"] = package->name;
   out.json["matrix_version"] = m.version;
   out.json["versions"] = versions;
+  out.json["observed"] = observed_of(m, package->name, out);
   return out;
 }
 
