@@ -68,7 +68,9 @@ void add_lock_commands(CLI::App& root, const GlobalOptions& global, Action& acti
   CLI::App* why = root.add_subcommand("why", "Explain why a package is pinned in the lockfile");
   why->footer("Example:\n  bevenv why setuptools");
   why->add_option("package", why_options->package, "Package name")->required();
-  why->add_option("--lockfile", *why_lockfile, "Lockfile to read")->capture_default_str()->type_name("FILE");
+  why->add_option("--lockfile", *why_lockfile, "Lockfile to read")
+      ->capture_default_str()
+      ->type_name("FILE");
   why->callback([&action, why_options, why_lockfile] {
     why_options->lockfile = *why_lockfile;
     action = [why_options] { return app::why(*why_options); };
@@ -82,16 +84,19 @@ void add_lock_commands(CLI::App& root, const GlobalOptions& global, Action& acti
   exp->footer(
       "Example:\n  bevenv export --format requirements -o requirements.txt\n"
       "  pip install --no-deps --require-hashes -r requirements.txt");
-  exp->add_option("--format", *export_format, "requirements or json")->capture_default_str()
+  exp->add_option("--format", *export_format, "requirements or json")
+      ->capture_default_str()
       ->check(CLI::IsMember({"requirements", "json"}));
-  exp->add_option("--lockfile", *export_lockfile, "Lockfile to read")->capture_default_str()->type_name("FILE");
+  exp->add_option("--lockfile", *export_lockfile, "Lockfile to read")
+      ->capture_default_str()
+      ->type_name("FILE");
   exp->add_option("-o,--output", *export_output, "File to write (default: stdout)")
       ->type_name("FILE");
   exp->add_flag("!--no-hashes", export_options->hashes, "Leave out --hash lines");
   exp->callback([&action, export_options, export_lockfile, export_format, export_output] {
     export_options->lockfile = *export_lockfile;
-    export_options->format = *export_format == "json" ? app::ExportFormat::json
-                                                      : app::ExportFormat::requirements;
+    export_options->format =
+        *export_format == "json" ? app::ExportFormat::json : app::ExportFormat::requirements;
     if (!export_output->empty()) export_options->output = *export_output;
     action = [export_options] { return app::export_lockfile(*export_options); };
   });

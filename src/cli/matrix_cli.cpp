@@ -19,7 +19,8 @@ void add_matrix_commands(CLI::App& root, const GlobalOptions& global, Action& ac
   auto check_dirs = std::make_shared<std::vector<std::string>>();
   CLI::App* check = matrix->add_subcommand("check", "Validate the matrix; list every error");
   check->footer("Examples:\n  bevenv matrix check\n  bevenv matrix check ./my-overlay");
-  check->add_option("dir", *check_dirs, "Overlay directories to validate on top of the embedded data");
+  check->add_option("dir", *check_dirs,
+                    "Overlay directories to validate on top of the embedded data");
   check->callback([&global, &action, check_dirs] {
     app::MatrixCheckOptions options;
     options.matrix = matrix_options(global);
@@ -39,7 +40,8 @@ void add_matrix_commands(CLI::App& root, const GlobalOptions& global, Action& ac
   });
 
   auto failure = std::make_shared<std::string>();
-  CLI::App* rules = matrix->add_subcommand("rules", "The known-bad catalogue: symptom, fix, sources");
+  CLI::App* rules =
+      matrix->add_subcommand("rules", "The known-bad catalogue: symptom, fix, sources");
   rules->footer("Examples:\n  bevenv matrix rules\n  bevenv matrix rules --failure F3");
   rules->add_option("--failure", *failure, "Only rules for this field failure (F1..F12)");
   rules->callback([&global, &action, failure] {

@@ -109,7 +109,9 @@ void Printer::print_error(const std::string& message, const std::string& hint,
   }
   std::string out = color ? std::string(kRed) + kBold + "error:" + kReset + " " : "error: ";
   out += style_text(message, color, false) + "\n";
-  if (!hint.empty()) out += (color ? std::string(kDim) + "hint:" + kReset : "hint:") + std::string(" ") + style_text(hint, color, false) + "\n";
+  if (!hint.empty())
+    out += (color ? std::string(kDim) + "hint:" + kReset : "hint:") + std::string(" ") +
+           style_text(hint, color, false) + "\n";
   std::fputs(out.c_str(), stderr);
 }
 

@@ -24,8 +24,7 @@ class Printer {
 
   void print(const app::CommandOutput& output) const;
   void print_error(const core::Error& error) const;
-  void print_error(const std::string& message, const std::string& hint,
-                   core::ExitCode code) const;
+  void print_error(const std::string& message, const std::string& hint, core::ExitCode code) const;
   const PrinterOptions& options() const { return options_; }
 
  private:

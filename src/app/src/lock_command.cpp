@@ -21,8 +21,9 @@ namespace fs = std::filesystem;
 using core::ExitCode;
 
 // Packages worth naming on the summary line, in this order, when present.
-constexpr const char* kHeadline[] = {"python", "torch", "torchvision", "mmcv-full", "mmcv",
-                                     "mmdet", "mmseg", "mmdet3d", "numpy", "setuptools", "yapf"};
+constexpr const char* kHeadline[] = {"python", "torch",      "torchvision", "mmcv-full",
+                                     "mmcv",   "mmdet",      "mmseg",       "mmdet3d",
+                                     "numpy",  "setuptools", "yapf"};
 
 std::string subject(const LockInputs& inputs) {
   return inputs.profile != nullptr ? inputs.profile->name : std::string("the request");
@@ -57,14 +58,15 @@ CommandOutput unsatisfiable(const LockInputs& inputs, const solver::Unsolvable& 
     out.add("… " + std::to_string(tree.size() - kShownLines) + " more lines (`-v` shows them)",
             Mark::none, 1);
   }
-  out.hint("hint: relax or drop a pin named above; `bevenv matrix show PACKAGE` lists the "
-           "versions and the rules that touch them",
-           0);
+  out.hint(
+      "hint: relax or drop a pin named above; `bevenv matrix show PACKAGE` lists the "
+      "versions and the rules that touch them",
+      0);
   nlohmann::json problems = nlohmann::json::array();
-  for (const auto& problem : unsolvable.problems) problems.push_back(explanation_json(problem.steps));
-  out.json = {{"status", "unsatisfiable"},
-              {"target", inputs.target.describe()},
-              {"problems", problems}};
+  for (const auto& problem : unsolvable.problems)
+    problems.push_back(explanation_json(problem.steps));
+  out.json = {
+      {"status", "unsatisfiable"}, {"target", inputs.target.describe()}, {"problems", problems}};
   return out;
 }
 

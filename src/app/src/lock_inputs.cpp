@@ -58,7 +58,8 @@ void merge_target(TargetOverrides& into, const TargetOverrides& flags) {
 
 std::string profile_names(const matrix::Matrix& m) {
   std::string names;
-  for (const auto& [name, profile] : m.profiles) names += (names.empty() ? "`" : ", `") + name + "`";
+  for (const auto& [name, profile] : m.profiles)
+    names += (names.empty() ? "`" : ", `") + name + "`";
   return names;
 }
 
@@ -82,13 +83,14 @@ LockInputs gather_lock_inputs(const LockOptions& options) {
     if (!profile_name) profile_name = project->profile;
     target = project->target;
     for (const auto& text : project->requirements) {
-      inputs.requirements.push_back({parse_requirement(text, project->path.string()),
-                                     project->path.filename().string()});
+      inputs.requirements.push_back(
+          {parse_requirement(text, project->path.string()), project->path.filename().string()});
     }
     if (project->requirements_file) {
       for (const auto& text : read_requirements_file(*project->requirements_file)) {
-        inputs.requirements.push_back({parse_requirement(text, project->requirements_file->string()),
-                                       project->requirements_file->filename().string()});
+        inputs.requirements.push_back(
+            {parse_requirement(text, project->requirements_file->string()),
+             project->requirements_file->filename().string()});
       }
     }
   }
@@ -121,7 +123,8 @@ LockInputs gather_lock_inputs(const LockOptions& options) {
   inputs.target = resolve_target(target, profile_python);
 
   if (options.index_url) inputs.index_sources.push_back("index " + *options.index_url);
-  for (const auto& url : options.extra_index_urls) inputs.index_sources.push_back("extra-index " + url);
+  for (const auto& url : options.extra_index_urls)
+    inputs.index_sources.push_back("extra-index " + url);
   for (const auto& url : options.find_links) inputs.index_sources.push_back("find-links " + url);
   if (options.no_index) inputs.index_sources.push_back("no-index");
 

@@ -135,7 +135,8 @@ lockfiles::Environment environment_of(const LockInputs& inputs, const Translatio
   }
   if (env.base_image.tag.empty() && cuda) {
     const matrix::Toolkit* toolkit = inputs.matrix.find_toolkit(*cuda);
-    if (toolkit != nullptr && !toolkit->images.empty()) env.base_image.tag = toolkit->images.front();
+    if (toolkit != nullptr && !toolkit->images.empty())
+      env.base_image.tag = toolkit->images.front();
   }
   env.torch_cuda_arch_list = arch_list(inputs);
   if (!env.torch_cuda_arch_list.empty()) {
@@ -181,16 +182,18 @@ lockfiles::Lockfile build_lockfile(const LockInputs& inputs, const Translation& 
     const bool holds = matrix::when_holds(*rule, selection) == matrix::Truth::yes &&
                        matrix::check_rule(*rule, selection) == matrix::Verdict::satisfied;
     // A rule that became a dependency edge shaped the result even where its `when` is wider.
-    const bool used = std::any_of(solution.packages.begin(), solution.packages.end(), [&](const auto& p) {
-      return std::any_of(p.required_by.begin(), p.required_by.end(),
-                         [&](const solver::WhyLink& l) { return l.dependency.origin == origin; });
-    });
+    const bool used =
+        std::any_of(solution.packages.begin(), solution.packages.end(), [&](const auto& p) {
+          return std::any_of(
+              p.required_by.begin(), p.required_by.end(),
+              [&](const solver::WhyLink& l) { return l.dependency.origin == origin; });
+        });
     if (!holds && !used) continue;
     applied.push_back(rule);
-    lock.rules_applied.push_back({rule->id, rule->failure, rule_effect(*rule),
-                                  rule->symptom.empty() ? std::nullopt
-                                                        : std::optional<std::string>(rule->symptom),
-                                  first_source(rule->sources)});
+    lock.rules_applied.push_back(
+        {rule->id, rule->failure, rule_effect(*rule),
+         rule->symptom.empty() ? std::nullopt : std::optional<std::string>(rule->symptom),
+         first_source(rule->sources)});
   }
 
   lock.environment = environment_of(inputs, translation, solution);

@@ -101,7 +101,8 @@ void add_records(const LockInputs& inputs, const std::vector<const matrix::Rule*
         record.requirements.push_back(dependency_of(requirement, self));
       }
       for (const matrix::Rule* rule : active) {
-        if (rule_binds(*rule, build)) record.requirements.push_back(dependency_of(rule->then, rule_origin(*rule)));
+        if (rule_binds(*rule, build))
+          record.requirements.push_back(dependency_of(rule->then, rule_origin(*rule)));
       }
       if (!build.python.empty()) {
         record.requirements.push_back({kPythonVirtual, build.python, self + " (Python range)"});
@@ -180,8 +181,8 @@ bool observed_target_matches(const matrix::Observed& observed, const TargetFacts
 void add_observed(const LockInputs& inputs, Translation& out) {
   for (const auto& observed : inputs.matrix.observed) {
     if (!observed_target_matches(observed, inputs.target)) continue;
-    const std::string origin = "observed on " + observed.host + " (" + observed.date + ", " +
-                               observed.check + ")";
+    const std::string origin =
+        "observed on " + observed.host + " (" + observed.date + ", " + observed.check + ")";
     const solver::Dependency subject{observed.package, exactly(observed.version), origin};
     if (observed.outcome == matrix::Outcome::fail) {
       out.request.conflicts.push_back({subject, std::nullopt, origin});

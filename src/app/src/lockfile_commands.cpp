@@ -27,7 +27,8 @@ lockfiles::Lockfile read_or_explain(const std::filesystem::path& path) {
 CommandOutput why(const WhyOptions& options) {
   const lockfiles::Lockfile lock = read_or_explain(options.lockfile);
   const auto explained = lockfiles::explain_package(lock, options.package);
-  if (!explained) throw Error(ExitCode::bad_input, explained.error().message, explained.error().hint);
+  if (!explained)
+    throw Error(ExitCode::bad_input, explained.error().message, explained.error().hint);
   CommandOutput out;
   nlohmann::json lines = nlohmann::json::array();
   for (const auto& line : explained.value()) {
@@ -43,7 +44,9 @@ CommandOutput why(const WhyOptions& options) {
     if (reason.source) r["source"] = *reason.source;
     reasons.push_back(std::move(r));
   }
-  out.json = {{"package", package->name}, {"version", package->version}, {"why", reasons},
+  out.json = {{"package", package->name},
+              {"version", package->version},
+              {"why", reasons},
               {"lines", lines}};
   return out;
 }
@@ -63,14 +66,12 @@ CommandOutput export_lockfile(const ExportOptions& options) {
     text = exported.text;
     if (options.hashes && !exported.hashes_written && !exported.packages_without_hashes.empty()) {
       std::string names;
-      for (const auto& n : exported.packages_without_hashes) names += (names.empty() ? "`" : ", `") + n + "`";
-      out.diagnostics.push_back({Mark::warning, 0,
-                                 "no `--hash` lines: no sha256 recorded for " + names, false,
-                                 false});
+      for (const auto& n : exported.packages_without_hashes)
+        names += (names.empty() ? "`" : ", `") + n + "`";
+      out.diagnostics.push_back(
+          {Mark::warning, 0, "no `--hash` lines: no sha256 recorded for " + names, false, false});
     }
-    out.json = {{"format", "requirements"},
-                {"hashes", exported.hashes_written},
-                {"text", text}};
+    out.json = {{"format", "requirements"}, {"hashes", exported.hashes_written}, {"text", text}};
   }
   if (options.output) {
     core::write_file_atomic(*options.output, text);

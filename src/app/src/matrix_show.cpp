@@ -71,9 +71,10 @@ nlohmann::json observed_of(const matrix::Matrix& m, const std::string& name, Com
     if (observed.empty()) out.add("observed by `bevenv doctor --record`:", Mark::none, 1);
     const bool ok = o.outcome == matrix::Outcome::ok;
     std::string target;
-    for (const auto& [key, value] : o.target) target += (target.empty() ? "" : ", ") + key + " " + value;
-    out.add(o.version.to_string() + ": " + o.check + (ok ? " passed" : " failed") + " on " + o.host +
-                " (" + o.date + (target.empty() ? "" : "; " + target) + ")",
+    for (const auto& [key, value] : o.target)
+      target += (target.empty() ? "" : ", ") + key + " " + value;
+    out.add(o.version.to_string() + ": " + o.check + (ok ? " passed" : " failed") + " on " +
+                o.host + " (" + o.date + (target.empty() ? "" : "; " + target) + ")",
             ok ? Mark::ok : Mark::problem, 2);
     observed.push_back({{"version", o.version.to_string()},
                         {"check", o.check},
@@ -88,7 +89,6 @@ nlohmann::json observed_of(const matrix::Matrix& m, const std::string& name, Com
 }
 
 }  // namespace
-
 
 CommandOutput matrix_show(const MatrixShowOptions& options) {
   const matrix::Matrix m = load_matrix_or_throw(options.matrix);

@@ -33,10 +33,10 @@ void reject_unknown_keys(const std::filesystem::path& path, const toml::table& t
     if (known.count(std::string(key.str())) == 0) {
       std::string list;
       for (const auto& k : known) list += (list.empty() ? "`" : ", `") + k + "`";
-      throw Error(ExitCode::bad_input,
-                  where(path, key.source()) + ": unknown key `" + prefix + std::string(key.str()) +
-                      "`",
-                  "known keys here: " + list);
+      throw Error(
+          ExitCode::bad_input,
+          where(path, key.source()) + ": unknown key `" + prefix + std::string(key.str()) + "`",
+          "known keys here: " + list);
     }
   }
 }
@@ -110,8 +110,7 @@ ProjectFile read_project_file(const std::filesystem::path& path) {
   if (const toml::node* node = root.get("target")) {
     if (!node->is_table()) fail(path, *node, "target", "a table");
     const toml::table& t = *node->as_table();
-    reject_unknown_keys(path, t, "target.",
-                        {"python", "cuda-driver", "gpus", "platform", "glibc"});
+    reject_unknown_keys(path, t, "target.", {"python", "cuda-driver", "gpus", "platform", "glibc"});
     project.target.python = string_field(path, t, "target.", "python");
     project.target.cuda_driver = string_field(path, t, "target.", "cuda-driver");
     project.target.gpus = string_list(path, t, "target.", "gpus");

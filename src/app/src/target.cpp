@@ -16,7 +16,7 @@ using core::ExitCode;
 // `--python 3.8` target evaluate as they would on a current 3.8 install.
 const std::map<std::string, std::string, std::less<>>& final_patch_releases() {
   static const std::map<std::string, std::string, std::less<>> table = {
-      {"3.6", "3.6.15"},  {"3.7", "3.7.17"},  {"3.8", "3.8.20"},  {"3.9", "3.9.20"},
+      {"3.6", "3.6.15"},   {"3.7", "3.7.17"},   {"3.8", "3.8.20"},  {"3.9", "3.9.20"},
       {"3.10", "3.10.15"}, {"3.11", "3.11.10"}, {"3.12", "3.12.7"}, {"3.13", "3.13.0"}};
   return table;
 }

@@ -21,9 +21,10 @@ std::string temporary_name_beside(const std::filesystem::path& path) {
   return (path.parent_path() / name.str()).string();
 }
 
-[[noreturn]] void fail_write(const std::filesystem::path& path, const std::string& what, int error) {
-  throw Error(ExitCode::failure, "cannot write `" + path.string() + "`: " + what + ": " +
-                                     std::strerror(error),
+[[noreturn]] void fail_write(const std::filesystem::path& path, const std::string& what,
+                             int error) {
+  throw Error(ExitCode::failure,
+              "cannot write `" + path.string() + "`: " + what + ": " + std::strerror(error),
               "check that the directory exists and is writable");
 }
 

@@ -123,13 +123,14 @@ ProcessResult run_process(const std::vector<std::string>& argv, const ProcessOpt
     if (out_open) fds[count++] = pollfd{out.read_end, POLLIN, 0};
     if (err_open) fds[count++] = pollfd{err.read_end, POLLIN, 0};
     if (in.write_end >= 0) fds[count++] = pollfd{in.write_end, POLLOUT, 0};
-    const int ready = ::poll(fds.data(), count, static_cast<int>(std::min<long>(left.count(), 1000)));
+    const int ready =
+        ::poll(fds.data(), count, static_cast<int>(std::min<long>(left.count(), 1000)));
     if (ready < 0 && errno != EINTR) break;
     for (nfds_t i = 0; i < count; ++i) {
       if (fds[i].revents == 0) continue;
       if (fds[i].fd == in.write_end) {
-        const ssize_t n = ::write(in.write_end, input.data() + input_written,
-                                  input.size() - input_written);
+        const ssize_t n =
+            ::write(in.write_end, input.data() + input_written, input.size() - input_written);
         if (n > 0) input_written += static_cast<std::size_t>(n);
         if (n < 0 && errno != EAGAIN) input_written = input.size();
         if (input_written >= input.size()) {

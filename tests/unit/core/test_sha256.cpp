@@ -24,8 +24,8 @@ std::string sha256sum(const std::string& data) {
 
 TEST_CASE("sha256 agrees with sha256sum on lengths around block boundaries") {
   std::mt19937 random(7);
-  for (std::size_t length : {0u, 1u, 3u, 55u, 56u, 57u, 63u, 64u, 65u, 119u, 120u, 128u, 1000u,
-                             65536u, 100003u}) {
+  for (std::size_t length :
+       {0u, 1u, 3u, 55u, 56u, 57u, 63u, 64u, 65u, 119u, 120u, 128u, 1000u, 65536u, 100003u}) {
     std::string data(length, '\0');
     for (auto& c : data) c = static_cast<char>(random() & 0xff);
     INFO("length " << length);

@@ -14,19 +14,19 @@ namespace bevenv::app {
 struct LockOptions {
   MatrixOptions matrix;
   std::optional<std::string> profile;
-  std::vector<std::string> requirements;                  // --require (PEP 508)
+  std::vector<std::string> requirements;                   // --require (PEP 508)
   std::optional<std::filesystem::path> requirements_file;  // -r FILE
   TargetOverrides target;                                  // flags win over bevenv.toml
   std::optional<std::filesystem::path> project_file;       // --project; default ./bevenv.toml
   std::optional<std::filesystem::path> output;             // -o; default bevenv.lock
   bool check = false;  // compare with the file on disk instead of writing it
   // Package indexes (src/app/src/lock_index.cpp): read only when one of these sources is given.
-  std::optional<std::string> index_url;        // --index-url
-  std::vector<std::string> extra_index_urls;   // --extra-index-url (repeatable)
-  std::vector<std::string> find_links;         // --find-links URL|DIR (repeatable)
-  bool offline = false;                        // --offline: the download cache only
-  bool no_index = false;                       // --no-index: find-links only
-  bool index_progress = true;                  // a progress bar on stderr when it is a terminal
+  std::optional<std::string> index_url;       // --index-url
+  std::vector<std::string> extra_index_urls;  // --extra-index-url (repeatable)
+  std::vector<std::string> find_links;        // --find-links URL|DIR (repeatable)
+  bool offline = false;                       // --offline: the download cache only
+  bool no_index = false;                      // --no-index: find-links only
+  bool index_progress = true;                 // a progress bar on stderr when it is a terminal
 };
 
 CommandOutput lock(const LockOptions& options);

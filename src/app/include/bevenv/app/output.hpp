@@ -23,7 +23,7 @@ struct Line {
 
 struct CommandOutput {
   core::ExitCode exit_code = core::ExitCode::ok;
-  std::vector<Line> lines;       // to stdout
+  std::vector<Line> lines;        // to stdout
   std::vector<Line> diagnostics;  // to stderr (warnings, notes); also shown with --json
   nlohmann::json json = nlohmann::json::object();
 

@@ -33,10 +33,10 @@ struct TargetOverrides {
 };
 
 struct TargetFacts {
-  core::Version python;       // full version, e.g. 3.8.18
-  std::string python_minor;   // `3.8`
+  core::Version python;                      // full version, e.g. 3.8.18
+  std::string python_minor;                  // `3.8`
   std::optional<core::Version> cuda_driver;  // absent: a CPU-only target
-  std::vector<GpuArch> gpus;  // sorted, unique
+  std::vector<GpuArch> gpus;                 // sorted, unique
   std::string platform = "linux_x86_64";
   core::Version glibc;
 

@@ -11,10 +11,10 @@
 namespace bevenv::core {
 
 struct Requirement {
-  std::string name;             // as written
+  std::string name;                 // as written
   std::vector<std::string> extras;  // normalized, sorted, unique
   SpecifierSet specifier;
-  std::string url;              // the `name @ URL` form; empty otherwise
+  std::string url;  // the `name @ URL` form; empty otherwise
   Marker marker;
 
   // Errors name the column and what was expected: `torch>=` ->

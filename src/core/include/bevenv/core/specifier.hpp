@@ -28,9 +28,9 @@ class Specifier {
   static Expected<Specifier, ParseError> parse(std::string_view text);
 
   Operator op() const { return op_; }
-  bool is_wildcard() const { return wildcard_; }  // ==1.9.* / !=1.9.*
+  bool is_wildcard() const { return wildcard_; }                      // ==1.9.* / !=1.9.*
   const std::optional<Version>& version() const { return version_; }  // absent only for ===
-  const std::string& version_text() const { return version_text_; }  // as written (for ===)
+  const std::string& version_text() const { return version_text_; }   // as written (for ===)
   // Whether this specifier alone names a pre-release (`>=1.0rc1`): pip then allows them.
   bool mentions_prerelease() const;
 

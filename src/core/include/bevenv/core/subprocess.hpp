@@ -8,9 +8,9 @@
 namespace bevenv::core {
 
 struct ProcessResult {
-  int exit_code = -1;       // valid when !timed_out and signal == 0
-  int signal = 0;           // the signal that ended it, if any
-  bool timed_out = false;   // killed after the timeout
+  int exit_code = -1;      // valid when !timed_out and signal == 0
+  int signal = 0;          // the signal that ended it, if any
+  bool timed_out = false;  // killed after the timeout
   bool spawn_failed = false;
   std::string out;
   std::string err;
@@ -18,8 +18,8 @@ struct ProcessResult {
 
 struct ProcessOptions {
   std::chrono::milliseconds timeout{60000};
-  std::optional<std::string> input;                  // written to stdin
-  std::map<std::string, std::string> extra_env;      // added to the inherited environment
+  std::optional<std::string> input;              // written to stdin
+  std::map<std::string, std::string> extra_env;  // added to the inherited environment
   std::optional<std::string> working_directory;
 };
 
