@@ -36,7 +36,7 @@ class Specifier {
 
   // Pure PEP 440 membership, ignoring the pre-release policy.
   bool matches(const Version& v) const;
-  std::string to_string() const;  // canonical, e.g. `>=1.0`, `==1.9.*`
+  std::string to_string() const;  // as packaging's str(): operator + version as written
 
  private:
   Operator op_ = Operator::equal;
@@ -54,8 +54,9 @@ class SpecifierSet {
   const std::vector<Specifier>& specifiers() const { return specifiers_; }
   bool empty() const { return specifiers_.empty(); }
 
-  // packaging's SpecifierSet.contains(v, prereleases): when `prereleases` is unset, a
-  // pre-release matches only if some specifier mentions a pre-release.
+  // packaging 26's SpecifierSet.contains(v, prereleases): when `prereleases` is unset, a
+  // pre-release that matches is accepted; only `false` rejects it. pip's stricter policy is
+  // filter()'s (the solver uses that one).
   bool contains(const Version& v, std::optional<bool> prereleases = std::nullopt) const;
   // packaging's SpecifierSet.filter: pre-releases are kept only when asked, when a specifier
   // mentions one, or when nothing else matches (pip's fallback).
