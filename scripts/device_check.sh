@@ -26,8 +26,12 @@ PY
 step "bevenv doctor on one GPU (-v)"
 CUDA_VISIBLE_DEVICES=0 "$B/bevenv" doctor -v --python "$PY"; echo "rc=$?"
 step "doctor wall time on one GPU, 5 runs, and without the NCCL probe"
-for i in 1 2 3 4 5; do /usr/bin/time -f "full %e s" env CUDA_VISIBLE_DEVICES=0 "$B/bevenv" -q doctor --python "$PY" >/dev/null; done 2>&1 | grep full
-for c in driver gpus kernel python shm; do /usr/bin/time -f "check $c %e s" env CUDA_VISIBLE_DEVICES=0 "$B/bevenv" -q doctor --check $c --python "$PY" >/dev/null; done 2>&1 | grep check
+for i in 1 2 3 4 5; do
+  TIMEFORMAT="full doctor: %R s"; time (CUDA_VISIBLE_DEVICES=0 "$B/bevenv" -q doctor --python "$PY" >/dev/null 2>&1)
+done
+for c in driver gpus kernel python shm nccl; do
+  TIMEFORMAT="doctor --check $c: %R s"; time (CUDA_VISIBLE_DEVICES=0 "$B/bevenv" -q doctor --check $c --python "$PY" >/dev/null 2>&1)
+done
 
 step "doctor against a lock made for sm_86 / CUDA 11.3 (drift, arch)"
 CUDA_VISIBLE_DEVICES=0 "$B/bevenv" doctor --python "$PY" --lockfile "$B/bevfusion86.lock"; echo "rc=$?"
