@@ -24,7 +24,7 @@ for k in r["kernel"].get("devices", []): print("kernel", k.get("arch"), k.get("i
 PY
 
 step "bevenv doctor on one GPU (-v)"
-CUDA_VISIBLE_DEVICES=0 "$B/bevenv" doctor -v --python "$PY"; echo "rc=$?"
+CUDA_VISIBLE_DEVICES=0 timeout 90 "$B/bevenv" doctor -v --python "$PY"; echo "rc=$?"
 step "doctor wall time on one GPU, 5 runs, and without the NCCL probe"
 for i in 1 2 3 4 5; do
   TIMEFORMAT="full doctor: %R s"; time (CUDA_VISIBLE_DEVICES=0 "$B/bevenv" -q doctor --python "$PY" >/dev/null 2>&1)
@@ -34,9 +34,9 @@ for c in driver gpus kernel python shm nccl; do
 done
 
 step "doctor against a lock made for sm_86 / CUDA 11.3 (drift, arch)"
-CUDA_VISIBLE_DEVICES=0 "$B/bevenv" doctor --python "$PY" --lockfile "$B/bevfusion86.lock"; echo "rc=$?"
+CUDA_VISIBLE_DEVICES=0 timeout 90 "$B/bevenv" doctor --python "$PY" --lockfile "$B/bevfusion86.lock"; echo "rc=$?"
 step "doctor, driver reported as CUDA 10.2 (too old for the lock)"
-CUDA_VISIBLE_DEVICES=0 "$B/bevenv" doctor --python "$PY" --lockfile "$B/bevfusion86.lock" --cuda-version-override 10.2 --check driver-cuda; echo "rc=$?"
+CUDA_VISIBLE_DEVICES=0 timeout 90 "$B/bevenv" doctor --python "$PY" --lockfile "$B/bevfusion86.lock" --cuda-version-override 10.2 --check driver-cuda; echo "rc=$?"
 
 step "NCCL probe over both GPUs in one process, and PyTorch all_reduce in the same run"
 timeout 120 "$B/bevenv-probe" --only nccl --python "$PY" >"$OUT/probe2.json"; echo "rc=$?"
@@ -53,4 +53,4 @@ for r in probe.get("results", []):
 PY
 
 step "bevenv-probe --rank under torchrun and mpirun (tests/gpu/test_cluster_gpu.sh)"
-timeout 300 bash tests/gpu/test_cluster_gpu.sh "$B/bevenv-probe" "$PY"; echo "rc=$?"
+timeout 200 bash tests/gpu/test_cluster_gpu.sh "$B/bevenv-probe" "$PY"; echo "rc=$?"
