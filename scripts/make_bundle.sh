@@ -12,7 +12,9 @@ strip "$out_dir/bevenv" "$out_dir/bevenv-probe"
 ldd "$out_dir/bevenv" | awk '/=> \// {print $3}' |
   grep -v -E '/(libc|libm|libdl|libpthread|librt|ld-linux[^/]*)\.so' |
   while read -r lib; do cp -L "$lib" "$out_dir/"; done
-if command -v patchelf >/dev/null; then
-  patchelf --set-rpath '$ORIGIN' "$out_dir/bevenv"
-fi
+# DT_RPATH (not RUNPATH) on the binary and every library: RUNPATH is not searched for the
+# dependencies of dependencies, so libcurl would not find the libssh2 beside it.
+for file in "$out_dir"/bevenv "$out_dir"/*.so*; do
+  patchelf --force-rpath --set-rpath '$ORIGIN' "$file"
+done
 du -sh "$out_dir"
