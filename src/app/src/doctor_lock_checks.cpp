@@ -105,6 +105,18 @@ void python_version(const json& report, const lockfiles::Lockfile& lock,
                        minor_of(have) + "`"));
 }
 
+// NVIDIA spells driver versions with two-digit minor parts (`465.19.01`); PEP 440 text would
+// drop the zero and name a driver that does not exist.
+std::string driver_text(const core::Version& version) {
+  std::string out;
+  for (std::size_t i = 0; i < version.release().size(); ++i) {
+    std::string part = std::to_string(version.release()[i]);
+    if (i > 0 && part.size() < 2) part.insert(0, 1, '0');
+    out += (i == 0 ? "" : ".") + part;
+  }
+  return out;
+}
+
 struct DriverFloor {
   std::string min_driver;
   std::string minor_compat;  // empty when unknown
@@ -120,9 +132,9 @@ std::optional<DriverFloor> driver_floor(const std::string& cuda, const matrix::M
   const matrix::Toolkit* toolkit =
       matrix != nullptr && version ? matrix->find_toolkit(*version) : nullptr;
   if (toolkit != nullptr) {
-    DriverFloor floor{toolkit->min_driver.to_string(), "", toolkit->origin.to_string()};
+    DriverFloor floor{driver_text(toolkit->min_driver), "", toolkit->origin.to_string()};
     if (toolkit->minor_compat_driver)
-      floor.minor_compat = toolkit->minor_compat_driver->to_string();
+      floor.minor_compat = driver_text(*toolkit->minor_compat_driver);
     const auto table_version = table ? parse_version(*table) : std::nullopt;
     if (table_version && *table_version != toolkit->min_driver) {
       note = "bevenv-probe's table says " + *table + "; the matrix (" + floor.source + ") wins";

@@ -33,7 +33,8 @@ TEST_CASE("doctor: the lock's CUDA against a driver that is too old") {
   lock.environment.cuda = "12.1";
   const matrix::Toolkit* toolkit = matrix.find_toolkit(core::Version::parse("12.1").value());
   REQUIRE(toolkit != nullptr);
-  const std::string floor = toolkit->min_driver.to_string();
+  // compat-facts §4, spelled as NVIDIA does (PEP 440 text would drop the zero: 530.30.2).
+  const std::string floor = "530.30.02";
 
   SECTION("another major version: a problem with the matrix's driver floor") {
     const auto found =
