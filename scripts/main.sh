@@ -14,4 +14,5 @@ cd "$out"
 "$bevenv" lock --profile bevfusion --python 3.8 --cuda-driver 12.2 --gpu sm_86 --platform linux_x86_64
 "$bevenv" why setuptools
 "$bevenv" export --format requirements -o requirements.txt
-echo "lockfile: $out/bevenv.lock; requirements: $out/requirements.txt"
+# A second, real resolve: the lock must be reproducible to the byte.
+"$bevenv" lock --check --profile bevfusion --python 3.8 --cuda-driver 12.2 --gpu sm_86 --platform linux_x86_64
