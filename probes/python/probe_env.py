@@ -110,9 +110,60 @@ def installed_names(dists):
     return names
 
 
+# Facts of a torch install that only change when it is reinstalled: cached per interpreter and
+# torch/__init__.py identity, so a repeated doctor does not pay for `import torch` (seconds).
+STATIC_TORCH_FACTS = ("version", "file", "cuda", "arch_flags", "arch_list", "cudnn")
+
+
+def torch_cache():
+    try:
+        import importlib.util
+        origin = importlib.util.find_spec("torch").origin
+        st = os.stat(origin)
+        key = "%s|%s|%d|%d" % (os.path.realpath(sys.executable), origin, st.st_mtime_ns,
+                               st.st_size)
+        base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+        return key, os.path.join(base, "bevenv", "torch-facts.json")
+    except Exception:
+        return None, None
+
+
+def cached_torch_facts(key, path):
+    try:
+        with open(path) as stream:
+            cached = json.load(stream).get(key)
+        return cached if isinstance(cached, dict) else None
+    except Exception:
+        return None
+
+
+def store_torch_facts(key, path, facts):
+    try:
+        try:
+            with open(path) as stream:
+                table = json.load(stream)
+        except Exception:
+            table = {}
+        table[key] = dict((k, facts[k]) for k in STATIC_TORCH_FACTS if k in facts)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        temporary = "%s.%d.tmp" % (path, os.getpid())
+        with open(temporary, "w") as stream:
+            json.dump(table, stream)
+        os.replace(temporary, path)
+    except Exception:
+        pass  # a read-only home only costs the next run the import
+
+
 def torch_info():
     if not module_exists("torch"):
         return {"status": "missing"}
+    key, cache_path = torch_cache()
+    if key and "--no-cache" not in sys.argv:
+        cached = cached_torch_facts(key, cache_path)
+        if cached is not None:
+            cached["status"] = "ok"
+            cached["cached"] = True
+            return cached
     out = {"status": "ok"}
     try:
         import torch
@@ -144,6 +195,8 @@ def torch_info():
     except Exception as error:
         out["status"] = "problem"
         out["evidence"] = evidence_of(error)
+    if out["status"] == "ok" and key:
+        store_torch_facts(key, cache_path, out)
     return out
 
 
@@ -173,14 +226,26 @@ distutils.version.LooseVersion
 """
 
 
+F2_PROCESS = []  # started early by main(), so the fresh interpreter runs beside the rest
+
+
+def start_distutils_check():
+    if module_exists("setuptools"):
+        import subprocess
+        F2_PROCESS.append(subprocess.Popen([sys.executable, "-c", F2_CODE],
+                                           stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                           universal_newlines=True))
+
+
 def check_distutils_version():
     """F2: what torch.utils.tensorboard (torch 1.9/1.10) does, in a fresh interpreter so that
     modules this script imported cannot hide the failure."""
     if not module_exists("setuptools"):
         return "skipped", "setuptools is not installed", None
     import subprocess
-    proc = subprocess.Popen([sys.executable, "-c", F2_CODE], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, universal_newlines=True)
+    if not F2_PROCESS:
+        start_distutils_check()
+    proc = F2_PROCESS[0]
     try:
         _, err = proc.communicate(timeout=max(5.0, TIMEOUT_S / 2))
     except subprocess.TimeoutExpired:
@@ -308,6 +373,7 @@ def main():
               "nvidia_lib_dirs": nvidia_lib_dirs(sites)}
     if "--paths-only" in sys.argv:
         return report
+    start_distutils_check()
     report["interpreter"] = interpreter_info()
     try:
         dists = distributions()
