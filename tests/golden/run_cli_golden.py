@@ -3,7 +3,8 @@
 combined output of its steps with the case's expected.txt.
 
 A case is a directory with case.json: {"steps": [["lock", "--profile", "smoke"], ...]} and
-optionally "env": {...}. Steps run in one fresh temporary directory, so later steps see the
+optionally "env": {...}. Steps `["@mkdir", DIR]`, `["@cat", FILE]` and `["@hadolint", FILE]`
+make a directory, print a file the case wrote, and lint a Dockerfile. Steps run in one fresh temporary directory, so later steps see the
 files earlier ones wrote. Timings are masked. BEVENV_UPDATE_GOLDEN=1 rewrites expected.txt.
 """
 import json
@@ -31,6 +32,20 @@ def run_case(bevenv: str, case: Path) -> str:
     transcript = []
     with tempfile.TemporaryDirectory(prefix="bevenv-golden-") as work:
         for step in spec["steps"]:
+            if step[0] == "@mkdir":
+                Path(work, step[1]).mkdir(parents=True, exist_ok=True)
+                continue
+            if step[0] == "@cat":
+                transcript.append("$ cat " + step[1])
+                transcript.append(Path(work, step[1]).read_text().rstrip("\n"))
+                continue
+            if step[0] == "@hadolint":
+                # An oracle no one here wrote: any finding at info level or above fails the case.
+                done = subprocess.run(["hadolint", "--no-color", "--failure-threshold", "info",
+                                       step[1]], cwd=work, capture_output=True, text=True)
+                transcript.append("$ hadolint " + step[1])
+                transcript.append(done.stdout.rstrip("\n") + f"[exit {done.returncode}]")
+                continue
             done = subprocess.run([bevenv, *step], cwd=work, env=env, capture_output=True,
                                   text=True, timeout=120)
             transcript.append("$ bevenv " + " ".join(step))
@@ -45,7 +60,7 @@ def run_case(bevenv: str, case: Path) -> str:
 
 
 def main() -> int:
-    bevenv, cases_dir = sys.argv[1], Path(sys.argv[2])
+    bevenv, cases_dir = str(Path(sys.argv[1]).resolve()), Path(sys.argv[2])
     only = sys.argv[3:] or None
     update = os.environ.get("BEVENV_UPDATE_GOLDEN") == "1"
     failures = 0
