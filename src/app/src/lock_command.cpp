@@ -148,7 +148,7 @@ CommandOutput lock(const LockOptions& options) {
   // Package indexes: records for uncurated packages (lock_index.cpp); null when none is given.
   const std::unique_ptr<IndexSession> index = open_index(options, inputs);
   if (index) add_index_records(*index, inputs, translation);
-  const auto result = solver::solve(translation.database, translation.request);
+  const auto result = solve_with_preferences(translation, inputs);
   if (const auto* unsolvable = std::get_if<solver::Unsolvable>(&result)) {
     return unsatisfiable(inputs, *unsolvable);
   }

@@ -179,8 +179,11 @@ lockfiles::Lockfile build_lockfile(const LockInputs& inputs, const Translation& 
   const matrix::Selection selection = selection_of(inputs, solution);
   std::vector<const matrix::Rule*> applied;
   for (const auto& [origin, rule] : translation.rule_origins) {
+    // A rule shaped this environment when its `when` holds, it is kept, and the package its
+    // `then` names is in the environment (a known-bad pin of an absent package avoided nothing).
     const bool holds = matrix::when_holds(*rule, selection) == matrix::Truth::yes &&
-                       matrix::check_rule(*rule, selection) == matrix::Verdict::satisfied;
+                       matrix::check_rule(*rule, selection) == matrix::Verdict::satisfied &&
+                       selection.pins.count(core::normalize_name(rule->then.name)) != 0;
     // A rule that became a dependency edge shaped the result even where its `when` is wider.
     const bool used =
         std::any_of(solution.packages.begin(), solution.packages.end(), [&](const auto& p) {

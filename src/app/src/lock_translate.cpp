@@ -4,6 +4,7 @@
 
 #include "bevenv/core/name.hpp"
 #include "bevenv/matrix/evaluate.hpp"
+#include "bevenv/solver/solve.hpp"
 
 namespace bevenv::app {
 namespace {
@@ -158,7 +159,13 @@ void add_rule(const matrix::Rule& rule, Translation& out) {
       if (rule.when_packages.empty()) out.request.requirements.push_back(then);
       break;
     case matrix::RuleKind::prefer:
-      out.request.preferred.push_back({then.name, then.specifier});
+      // A preference bound to packages (`torch<1.11` -> prefer setuptools 59.5.0) waits until a
+      // first solution shows whether those packages are in the environment.
+      if (rule.when_packages.empty()) {
+        out.request.preferred.push_back({then.name, then.specifier});
+      } else {
+        out.conditional_preferences.push_back(&rule);
+      }
       break;
   }
 }
@@ -224,6 +231,31 @@ Translation translate(const LockInputs& inputs) {
   for (const matrix::Rule* rule : active) add_rule(*rule, out);
   add_observed(inputs, out);
   return out;
+}
+
+std::variant<solver::Solution, solver::Unsolvable> solve_with_preferences(
+    Translation& translation, const LockInputs& inputs) {
+  auto result = solver::solve(translation.database, translation.request);
+  const auto* first = std::get_if<solver::Solution>(&result);
+  if (first == nullptr || translation.conditional_preferences.empty()) return result;
+  matrix::Selection selection;
+  for (const auto& chosen : first->packages) {
+    if (!is_virtual(chosen.name)) selection.pins[chosen.name] = chosen.version;
+  }
+  selection.target = matrix_target(inputs.target);
+  selection.profile = inputs.profile;
+  bool added = false;
+  for (const matrix::Rule* rule : translation.conditional_preferences) {
+    matrix::Rule packages_only = *rule;
+    packages_only.when_target = {};
+    packages_only.when_profiles.clear();
+    if (matrix::when_holds(packages_only, selection) != matrix::Truth::yes) continue;
+    translation.request.preferred.push_back(
+        {core::normalize_name(rule->then.name), rule->then.specifier});
+    added = true;
+  }
+  if (!added) return result;
+  return solver::solve(translation.database, translation.request);
 }
 
 }  // namespace bevenv::app

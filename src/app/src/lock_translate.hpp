@@ -3,10 +3,12 @@
 // sees matrix types; this is the one place that knows both.
 #include <map>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include "bevenv/solver/database.hpp"
 #include "bevenv/solver/request.hpp"
+#include "bevenv/solver/solution.hpp"
 #include "lock_inputs.hpp"
 
 namespace bevenv::app {
@@ -28,12 +30,21 @@ struct Translation {
   std::map<std::string, const matrix::Rule*, std::less<>> rule_origins;
   // Builds whose kernels reach the target GPU only through PTX JIT (F10), by record id.
   std::map<solver::RecordId, std::string> ptx_only;
+  // `prefer` rules with package conditions, applied by solve_with_preferences() once a first
+  // solution shows their conditions hold.
+  std::vector<const matrix::Rule*> conditional_preferences;
   // Observed probe results that apply to this target: failures avoided, successes preferred.
   std::size_t observed_failures = 0;
   std::size_t observed_successes = 0;
 };
 
 Translation translate(const LockInputs& inputs);
+
+// Solves; when a first solution meets the conditions of `prefer` rules bound to packages, adds
+// those preferences and solves again (a preference never makes a solvable request unsolvable,
+// so the second answer stands).
+std::variant<solver::Solution, solver::Unsolvable> solve_with_preferences(Translation& translation,
+                                                                          const LockInputs& inputs);
 
 // `rule `id``: the origin label of a rule's constraint.
 std::string rule_origin(const matrix::Rule& rule);

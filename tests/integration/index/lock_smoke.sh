@@ -14,7 +14,7 @@ port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); pr
 python3 -m pypiserver run -i 127.0.0.1 -p "$port" --disable-fallback -a . -P . "$wheels" \
   >"$work/server.log" 2>&1 &
 server=$!
-trap 'kill $server 2>/dev/null; rm -rf "$work"' EXIT
+trap 'kill $server 2>/dev/null || true; rm -rf "$work"' EXIT
 index="http://127.0.0.1:$port/simple/"
 for _ in $(seq 100); do
   curl -fs "$index" >/dev/null 2>&1 && break
@@ -26,6 +26,7 @@ python_version=$(python3 -c 'import platform; print(platform.python_version())')
 what=(--profile smoke)
 if ! "$bevenv" matrix show smoke >/dev/null 2>&1 && ! "$bevenv" lock --profile smoke --python "$python_version" \
     --index-url "$index" -o "$work/probe.lock" >/dev/null 2>&1; then
+  echo "lock-smoke: the smoke profile does not lock against this index; using its packages"
   what=(--require "yapf==0.40.1" --require "setuptools==58.0.4" --require "six" --require "requests")
 fi
 "$bevenv" lock "${what[@]}" --python "$python_version" --index-url "$index" -o "$work/bevenv.lock"

@@ -14,7 +14,12 @@ def main(path):
     parser = RequirementsFileParser(PipSession(), get_line_parser(None))
     out = {"requirements": [], "extra_index_urls": [], "find_links": []}
     for line in parser.parse(path, constraint=False):
-        if line.is_requirement:
+        # pip < 26 marks requirement lines with `is_requirement`; pip 26 leaves `requirement`
+        # empty on option lines instead.
+        is_requirement = getattr(line, "is_requirement", None)
+        if is_requirement is None:
+            is_requirement = bool(line.requirement)
+        if is_requirement:
             req = Requirement(line.requirement)
             hashes = (line.opts.hashes or {}).get("sha256", []) if line.opts else []
             out["requirements"].append({
