@@ -7,6 +7,7 @@ namespace bevenv::cli {
 namespace {
 
 struct DoctorFlags {
+  std::vector<std::string> skip;
   app::DoctorOptions options;
   std::string probe, report, python, lockfile, profile, check, cuda_override, record_dir, log;
   int probe_timeout = 30;
@@ -75,6 +76,12 @@ void add_doctor_commands(CLI::App& root, const GlobalOptions& global, Action& ac
       ->add_option("--cuda-version-override", flags->cuda_override,
                    "Make the probe report the driver as supporting at most CUDA X.Y (testing)")
       ->type_name("X.Y");
+  doctor
+      ->add_option(
+          "--skip", flags->skip,
+          "Probes not to run, e.g. `--skip nccl` (host, driver, nvml, kernel, nccl, python)")
+      ->delimiter(',')
+      ->type_name("PROBE");
   doctor->add_option("--probe-timeout", flags->probe_timeout, "Seconds each probe may take")
       ->capture_default_str()
       ->type_name("S")
@@ -142,6 +149,7 @@ void add_doctor_commands(CLI::App& root, const GlobalOptions& global, Action& ac
     options.python = given(flags->python);
     options.profile = given(flags->profile);
     options.check = given(flags->check);
+    options.skip = flags->skip;
     options.cuda_version_override = given(flags->cuda_override);
     options.probe_timeout = std::chrono::seconds(flags->probe_timeout);
     options.record = record->count() > 0;

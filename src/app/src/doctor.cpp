@@ -4,6 +4,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <ctime>
 
 #include "bevenv/core/error.hpp"
@@ -107,6 +108,21 @@ CommandOutput doctor(const DoctorOptions& options) {
   const matrix::Profile* profile = profile_for(options, lock, matrix);
   std::vector<std::string> only;
   if (options.check) only = probes_for_check(*options.check);
+  if (!options.skip.empty()) {
+    // The probes bevenv-probe runs; --skip leaves some out (NCCL takes seconds on big hosts).
+    static const std::vector<std::string> kProbes = {"host",   "driver", "nvml",
+                                                     "kernel", "nccl",   "python"};
+    for (const auto& name : options.skip) {
+      if (std::find(kProbes.begin(), kProbes.end(), name) == kProbes.end()) {
+        throw core::Error(core::ExitCode::bad_input, "unknown probe `" + name + "` in `--skip`",
+                          "skip some of `host`, `driver`, `nvml`, `kernel`, `nccl`, `python`");
+      }
+    }
+    if (only.empty()) only = kProbes;
+    std::erase_if(only, [&](const std::string& probe) {
+      return std::find(options.skip.begin(), options.skip.end(), probe) != options.skip.end();
+    });
+  }
 
   CommandOutput out;
   json report;

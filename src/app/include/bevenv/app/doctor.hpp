@@ -26,6 +26,7 @@ struct DoctorOptions {
   std::optional<std::filesystem::path> lockfile;  // --lockfile; else ./bevenv.lock if present
   std::optional<std::string> profile;  // --profile: the stack's needs when no lockfile names one
   std::optional<std::string> check;    // --check NAME: one check (and only the probes it needs)
+  std::vector<std::string> skip;       // --skip nccl,kernel: probes not to run
   std::optional<std::string> cuda_version_override;  // passed through to the probe
   std::chrono::seconds probe_timeout{30};            // per probe, as bevenv-probe --timeout
   bool record = false;                               // --record
