@@ -185,11 +185,13 @@ lockfiles::Lockfile build_lockfile(const LockInputs& inputs, const Translation& 
                        matrix::check_rule(*rule, selection) == matrix::Verdict::satisfied &&
                        selection.pins.count(core::normalize_name(rule->then.name)) != 0;
     // A rule that became a dependency edge shaped the result even where its `when` is wider.
+    // (A named copy: clang 14 cannot capture structured bindings in a lambda.)
+    const std::string& label = origin;
     const bool used =
         std::any_of(solution.packages.begin(), solution.packages.end(), [&](const auto& p) {
           return std::any_of(
               p.required_by.begin(), p.required_by.end(),
-              [&](const solver::WhyLink& l) { return l.dependency.origin == origin; });
+              [&label](const solver::WhyLink& l) { return l.dependency.origin == label; });
         });
     if (!holds && !used) continue;
     applied.push_back(rule);

@@ -175,8 +175,10 @@ bool observed_target_matches(const matrix::Observed& observed, const TargetFacts
     if (key == "python" && value != target.python_minor && value != target.python.to_string()) {
       return false;
     }
-    if (key == "gpu_arch" && std::none_of(target.gpus.begin(), target.gpus.end(),
-                                          [&](const GpuArch& g) { return g.name() == value; })) {
+    const std::string& wanted = value;  // clang 14 cannot capture structured bindings
+    if (key == "gpu_arch" &&
+        std::none_of(target.gpus.begin(), target.gpus.end(),
+                     [&wanted](const GpuArch& g) { return g.name() == wanted; })) {
       return false;
     }
   }
