@@ -48,8 +48,10 @@ probe = json.load(open(sys.argv[1]))["nccl"]; torch = json.load(open(sys.argv[2]
 t = {r["bytes"]: r for r in torch.get("results", torch.get("collective", {}).get("results", []))}
 print("nccl correct:", probe.get("correct"), "gpus:", probe.get("gpus"), "version:", probe.get("version"))
 for r in probe.get("results", []):
-    tb = t.get(r["bytes"], {}).get("busbw_gbps")
-    print("%4d MiB  probe busbw %7.1f GB/s  torch %7s GB/s  ratio %s" % (r["bytes"] >> 20, r["busbw_gbps"], "%.1f" % tb if tb else "-", "%.3f" % (r["busbw_gbps"] / tb) if tb else "-"))
+    o = t.get(r["bytes"], {})
+    q, b = o.get("busbw_gbps"), o.get("blocking", {}).get("busbw_gbps")
+    print("%4d MiB  probe busbw %7.1f GB/s  torch queued %7.1f GB/s  ratio %.3f  torch blocking %7.1f GB/s  ratio %.3f" % (
+        r["bytes"] >> 20, r["busbw_gbps"], q, r["busbw_gbps"] / q, b, r["busbw_gbps"] / b))
 PY
 
 step "bevenv-probe --rank under torchrun and mpirun (tests/gpu/test_cluster_gpu.sh)"

@@ -2,59 +2,12 @@
 
 #if defined(BEVENV_PROBE_HAVE_NCCL)
 
-#include <nccl.h>
-
 #include <chrono>
-#include <cstring>
 
-#include "cuda_driver.hpp"
+#include "nccl_api.hpp"
 
 namespace bevenv::probe_tool {
 namespace {
-
-constexpr int kWarmupIterations = 5;
-constexpr int kTimedIterations = 20;
-constexpr std::size_t kMiB = 1024 * 1024;
-// The same sizes as the single-process NCCL probe and bench/cluster_allreduce_torch.py.
-const std::size_t kSizes[] = {8 * kMiB, 64 * kMiB, 256 * kMiB};
-
-struct RankNccl {
-  DynamicLibrary lib;
-  decltype(&::ncclGetVersion) get_version = nullptr;
-  decltype(&::ncclGetErrorString) error_string = nullptr;
-  decltype(&::ncclGetUniqueId) get_unique_id = nullptr;
-  decltype(&::ncclCommInitRank) comm_init_rank = nullptr;
-  decltype(&::ncclCommDestroy) comm_destroy = nullptr;
-  decltype(&::ncclAllReduce) all_reduce = nullptr;
-
-  bool open(const std::vector<std::string>& python_lib_dirs) {
-    std::vector<std::string> dirs;
-    for (const auto& dir : python_lib_dirs) {
-      if (dir.find("/nvidia/nccl/") != std::string::npos) dirs.push_back(dir);
-    }
-    const auto toolkit = toolkit_library_dirs();
-    dirs.insert(dirs.end(), toolkit.begin(), toolkit.end());
-    if (!lib.open_first(library_candidates({"libnccl.so.2"}, dirs, true))) return false;
-    return lib.load(get_version, "ncclGetVersion") &&
-           lib.load(error_string, "ncclGetErrorString") &&
-           lib.load(get_unique_id, "ncclGetUniqueId") &&
-           lib.load(comm_init_rank, "ncclCommInitRank") &&
-           lib.load(comm_destroy, "ncclCommDestroy") && lib.load(all_reduce, "ncclAllReduce");
-  }
-
-  void check(ncclResult_t rc, const char* call) const {
-    if (rc != ncclSuccess) {
-      throw CudaFailure(
-          {{"call", call}, {"code", static_cast<int>(rc)}, {"name", error_string(rc)}});
-    }
-  }
-};
-
-std::string nccl_version_text(int code) {
-  const int major = code >= 10000 ? code / 10000 : code / 1000;
-  const int minor = code >= 10000 ? (code / 100) % 100 : (code / 100) % 10;
-  return std::to_string(major) + "." + std::to_string(minor) + "." + std::to_string(code % 100);
-}
 
 std::string to_hex(const ncclUniqueId& id) {
   static const char* const kDigits = "0123456789abcdef";
@@ -108,15 +61,12 @@ struct Buffers {
   }
 };
 
-json measure(const CudaDriver& cu, const RankNccl& nccl, ncclComm_t comm, Buffers& buffers,
+json measure(const CudaDriver& cu, const NcclApi& nccl, ncclComm_t comm, Buffers& buffers,
              int world_size) {
-  const double n = world_size;
-  // Rank r contributes r+1 everywhere, so every element must sum to n(n+1)/2 exactly.
-  const float expected = static_cast<float>(world_size * (world_size + 1) / 2);
-  std::vector<float> host(kSizes[std::size(kSizes) - 1] / sizeof(float));
+  std::vector<float> host(kNcclLargestSize / sizeof(float));
   json results = json::array();
   bool all_correct = true;
-  for (std::size_t bytes : kSizes) {
+  for (std::size_t bytes : kNcclSizes) {
     const std::size_t elements = bytes / sizeof(float);
     auto all_reduce = [&] {
       nccl.check(nccl.all_reduce(reinterpret_cast<const void*>(buffers.send),
@@ -124,27 +74,21 @@ json measure(const CudaDriver& cu, const RankNccl& nccl, ncclComm_t comm, Buffer
                                  ncclSum, comm, buffers.stream),
                  "ncclAllReduce");
     };
-    for (int i = 0; i < kWarmupIterations; ++i) all_reduce();
+    for (int i = 0; i < kNcclWarmupIterations; ++i) all_reduce();
     cu.check(cu.stream_synchronize(buffers.stream), "cuStreamSynchronize");
     const auto start = std::chrono::steady_clock::now();
-    for (int i = 0; i < kTimedIterations; ++i) all_reduce();
+    for (int i = 0; i < kNcclTimedIterations; ++i) all_reduce();
     cu.check(cu.stream_synchronize(buffers.stream), "cuStreamSynchronize");
-    const double seconds = elapsed_seconds(start) / kTimedIterations;
+    const double seconds = elapsed_seconds(start) / kNcclTimedIterations;
     cu.check(cu.memcpy_dtoh(host.data(), buffers.recv, bytes), "cuMemcpyDtoH");
-    std::size_t wrong = 0;
-    for (std::size_t e = 0; e < elements; ++e) wrong += host[e] != expected ? 1U : 0U;
-    const double algbw = static_cast<double>(bytes) / seconds / 1e9;
-    results.push_back({{"bytes", bytes},
-                       {"time_us", seconds * 1e6},
-                       {"algbw_gbps", algbw},
-                       {"busbw_gbps", algbw * 2.0 * (n - 1) / n},
-                       {"wrong_elements", wrong}});
+    const std::size_t wrong = count_wrong(host, elements, world_size);
+    results.push_back(bandwidth_row(bytes, seconds, world_size, wrong));
     all_correct = all_correct && wrong == 0;
   }
   return {{"results", results}, {"correct", all_correct}};
 }
 
-json run_collective(const CollectiveSetup& setup, const CudaDriver& cu, const RankNccl& nccl,
+json run_collective(const CollectiveSetup& setup, const CudaDriver& cu, const NcclApi& nccl,
                     int device_count, const std::function<void(const std::string&)>& publish_id) {
   // One process per GPU: the launcher may already have narrowed CUDA_VISIBLE_DEVICES to one.
   const int device = device_count == 1 ? 0 : setup.local_rank;
@@ -156,17 +100,15 @@ json run_collective(const CollectiveSetup& setup, const CudaDriver& cu, const Ra
     return out;
   }
   Buffers buffers(cu);
-  const std::size_t largest = kSizes[std::size(kSizes) - 1];
+  const std::size_t largest = kNcclLargestSize;
   cu.check(cu.device_get(&buffers.device, device), "cuDeviceGet");
   cu.check(cu.primary_ctx_retain(&buffers.context, buffers.device), "cuDevicePrimaryCtxRetain");
   cu.check(cu.ctx_set_current(buffers.context), "cuCtxSetCurrent");
   cu.check(cu.stream_create(&buffers.stream, CU_STREAM_NON_BLOCKING), "cuStreamCreate");
   cu.check(cu.mem_alloc(&buffers.send, largest), "cuMemAlloc");
   cu.check(cu.mem_alloc(&buffers.recv, largest), "cuMemAlloc");
-  const float value = static_cast<float>(setup.rank + 1);
-  unsigned int bits = 0;
-  std::memcpy(&bits, &value, sizeof bits);
-  cu.check(cu.memset_d32(buffers.send, bits, largest / sizeof(float)), "cuMemsetD32");
+  cu.check(cu.memset_d32(buffers.send, contribution_bits(setup.rank), largest / sizeof(float)),
+           "cuMemsetD32");
 
   ncclUniqueId id{};
   if (setup.rank == 0) {
@@ -204,11 +146,12 @@ bool rank_collective_built() { return true; }
 
 json run_rank_collective(const CollectiveSetup& setup,
                          const std::function<void(const std::string&)>& publish_id) {
-  RankNccl nccl;
+  NcclApi nccl;
   if (!nccl.open(setup.python_lib_dirs)) return nccl.lib.missing_report("libnccl.so.2");
   json out{{"library_path", nccl.lib.path()}};
-  int version = 0;
-  if (nccl.get_version(&version) == ncclSuccess) out["nccl_version"] = nccl_version_text(version);
+  if (const std::string version = nccl.version_text(); !version.empty()) {
+    out["nccl_version"] = version;
+  }
   CudaDriver cu;
   if (auto failure = cu.open()) {
     failure->update(out);

@@ -54,7 +54,7 @@ if command -v torchrun >/dev/null; then
       "$BENCH" >"$WORK/torch.json" 2>"$WORK/torch.err" || tail -20 "$WORK/torch.err"
     "$PYTHON" "$BENCH" --compare "$WORK/torchrun.json" "$WORK/torch.json" | tee "$WORK/ratio.txt"
     # The same NCCL collective at 256 MiB: within a factor two of PyTorch's (NCCL versions differ).
-    awk 'NR==4 { exit !($NF > 0.5 && $NF < 2.0) }' "$WORK/ratio.txt" && echo "ok: busbw within 2x of torch" \
+    awk 'NR==4 { exit !($6 > 0.5 && $6 < 2.0) }' "$WORK/ratio.txt" && echo "ok: busbw within 2x of torch" \
       || { echo "FAIL: busbw far from torch's"; FAILURES=$((FAILURES + 1)); }
   fi
 else

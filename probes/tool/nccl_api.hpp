@@ -1,0 +1,96 @@
+// libnccl.so.2 opened at run time, shared by the single-process probe (ncclCommInitAll) and the
+// one-process-per-GPU rank mode (ncclCommInitRank), plus what both measure the same way: the
+// sizes, the iteration counts and nccl-tests' bandwidth formulas. Included only where nccl.h is.
+#pragma once
+
+#include <nccl.h>
+
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "cuda_driver.hpp"
+
+namespace bevenv::probe_tool {
+
+inline constexpr int kNcclWarmupIterations = 5;
+inline constexpr int kNcclTimedIterations = 20;
+inline constexpr std::size_t kNcclSizes[] = {8U << 20U, 64U << 20U, 256U << 20U};
+inline constexpr std::size_t kNcclLargestSize = kNcclSizes[std::size(kNcclSizes) - 1];
+
+struct NcclApi {
+  DynamicLibrary lib;
+  decltype(&::ncclGetVersion) get_version = nullptr;
+  decltype(&::ncclGetErrorString) error_string = nullptr;
+  decltype(&::ncclGetUniqueId) get_unique_id = nullptr;
+  decltype(&::ncclCommInitAll) comm_init_all = nullptr;
+  decltype(&::ncclCommInitRank) comm_init_rank = nullptr;
+  decltype(&::ncclCommDestroy) comm_destroy = nullptr;
+  decltype(&::ncclAllReduce) all_reduce = nullptr;
+  decltype(&::ncclGroupStart) group_start = nullptr;
+  decltype(&::ncclGroupEnd) group_end = nullptr;
+
+  // Prefers the NCCL that the Python environment ships (nvidia/nccl/lib next to torch): that is
+  // the one training will load.
+  bool open(const std::vector<std::string>& python_lib_dirs) {
+    std::vector<std::string> dirs;
+    for (const auto& dir : python_lib_dirs) {
+      if (dir.find("/nvidia/nccl/") != std::string::npos) dirs.push_back(dir);
+    }
+    const auto toolkit = toolkit_library_dirs();
+    dirs.insert(dirs.end(), toolkit.begin(), toolkit.end());
+    if (!lib.open_first(library_candidates({"libnccl.so.2"}, dirs, true))) return false;
+    return lib.load(get_version, "ncclGetVersion") &&
+           lib.load(error_string, "ncclGetErrorString") &&
+           lib.load(get_unique_id, "ncclGetUniqueId") &&
+           lib.load(comm_init_all, "ncclCommInitAll") &&
+           lib.load(comm_init_rank, "ncclCommInitRank") &&
+           lib.load(comm_destroy, "ncclCommDestroy") && lib.load(all_reduce, "ncclAllReduce") &&
+           lib.load(group_start, "ncclGroupStart") && lib.load(group_end, "ncclGroupEnd");
+  }
+
+  void check(ncclResult_t rc, const char* call) const {
+    if (rc != ncclSuccess) {
+      throw CudaFailure(
+          {{"call", call}, {"code", static_cast<int>(rc)}, {"name", error_string(rc)}});
+    }
+  }
+
+  // "2.28.3"; NCCL_VERSION(X,Y,Z) was X*1000+Y*100+Z before 2.9 and X*10000+Y*100+Z since.
+  std::string version_text() const {
+    int code = 0;
+    if (get_version(&code) != ncclSuccess) return "";
+    const int major = code >= 10000 ? code / 10000 : code / 1000;
+    const int minor = code >= 10000 ? (code / 100) % 100 : (code / 100) % 10;
+    return std::to_string(major) + "." + std::to_string(minor) + "." + std::to_string(code % 100);
+  }
+};
+
+// One row of the report, with nccl-tests' formulas: algbw = bytes / time and, for all-reduce,
+// busbw = algbw * 2(n-1)/n, the rate each link must sustain whatever the algorithm.
+inline json bandwidth_row(std::size_t bytes, double seconds, int ranks, std::size_t wrong) {
+  const double n = ranks;
+  const double algbw = static_cast<double>(bytes) / seconds / 1e9;
+  return {{"bytes", bytes},
+          {"time_us", seconds * 1e6},
+          {"algbw_gbps", algbw},
+          {"busbw_gbps", algbw * 2.0 * (n - 1) / n},
+          {"wrong_elements", wrong}};
+}
+
+// Rank r contributes r+1 everywhere, so every element must sum to n(n+1)/2 exactly.
+inline unsigned int contribution_bits(int rank) {
+  const float value = static_cast<float>(rank + 1);
+  unsigned int bits = 0;
+  std::memcpy(&bits, &value, sizeof bits);
+  return bits;
+}
+
+inline std::size_t count_wrong(const std::vector<float>& host, std::size_t elements, int ranks) {
+  const float expected = static_cast<float>(ranks * (ranks + 1) / 2);
+  std::size_t wrong = 0;
+  for (std::size_t e = 0; e < elements; ++e) wrong += host[e] != expected ? 1U : 0U;
+  return wrong;
+}
+
+}  // namespace bevenv::probe_tool
