@@ -115,6 +115,15 @@ struct CudaDriver {
     }
     return std::nullopt;
   }
+
+  // open() then start(); a failure report carries what the caller already found (`so_far`),
+  // so a probe that loaded NVRTC or NCCL still says so when the driver is missing.
+  std::optional<json> open_and_start(int& device_count, const json& so_far) {
+    std::optional<json> failure = open();
+    if (!failure) failure = start(device_count);
+    if (failure) failure->update(so_far);
+    return failure;
+  }
 };
 
 }  // namespace bevenv::probe_tool

@@ -273,15 +273,8 @@ json probe_kernel(const Options& options, const std::vector<std::string>& python
   if (options.compile_only_path) return compile_only(nvrtc, options, out);
 
   CudaDriver cu;
-  if (auto failure = cu.open()) {
-    failure->update(out);
-    return *failure;
-  }
   int count = 0;
-  if (auto failure = cu.start(count)) {
-    failure->update(out);
-    return *failure;
-  }
+  if (auto failure = cu.open_and_start(count, out)) return *failure;
   std::map<std::string, Compiled> images;
   json devices = json::array();
   bool all_ok = true;

@@ -101,15 +101,8 @@ json probe_nccl(const std::vector<std::string>& python_lib_dirs) {
   json out{{"library_path", nccl.lib.path()}};
   if (const std::string version = nccl.version_text(); !version.empty()) out["version"] = version;
   CudaDriver cu;
-  if (auto failure = cu.open()) {
-    failure->update(out);
-    return *failure;
-  }
   int count = 0;
-  if (auto failure = cu.start(count)) {
-    failure->update(out);
-    return *failure;
-  }
+  if (auto failure = cu.open_and_start(count, out)) return *failure;
   out["gpus"] = count;
   try {
     out.update(run_all_reduce(cu, nccl, count));

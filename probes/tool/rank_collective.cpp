@@ -153,15 +153,8 @@ json run_rank_collective(const CollectiveSetup& setup,
     out["nccl_version"] = version;
   }
   CudaDriver cu;
-  if (auto failure = cu.open()) {
-    failure->update(out);
-    return *failure;
-  }
   int count = 0;
-  if (auto failure = cu.start(count)) {
-    failure->update(out);
-    return *failure;
-  }
+  if (auto failure = cu.open_and_start(count, out)) return *failure;
   try {
     out.update(run_collective(setup, cu, nccl, count, publish_id));
   } catch (const CudaFailure& failure) {
