@@ -36,12 +36,11 @@ from packaging.version import Version
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "bench"))
 import universes  # noqa: E402  (bench/universes.py: the overlay and wheel writers)
+from pip_oracle import CRASHED, GAVE_UP, run_pip, violations  # noqa: E402
 
 VERSIONS = ["0.9", "1.0", "1.0.post1", "1.1", "1.2", "1.5", "2.0", "2.1", "2.2", "3.0"]
 SPECS = ["", ">=1.0", ">=1.1", "<2", "<=1.1", "==1.*", "==2.0", "!=2.0", "~=1.0", ">1.0,<2.1",
          "<1.1", ">=2", "~=2.0", "!=1.1,>=1.0", "==1.0.post1", ">1.0", "==3.0", "<1.0"]
-GAVE_UP = "gave up"
-CRASHED = "crashed"  # pip 26.3 hits a RecursionError in resolvelib on some cyclic universes
 FAILURES = ("solvability differs", "invalid solution", "bevenv error", "pip error")
 
 
@@ -94,46 +93,6 @@ def run_bevenv(binary, work, roots):
     if done.returncode != 0:
         raise RuntimeError(f"bevenv exited {done.returncode}:\n{done.stdout}{done.stderr}")
     return read_lockfile(os.path.join(work, "case.lock"))
-
-
-def run_pip(wheel_dir, roots):
-    command = [sys.executable, "-m", "pip", "install", "--dry-run", "--ignore-installed",
-               "--no-index", "--find-links", wheel_dir, "--report", "-", "--quiet",
-               "--disable-pip-version-check", "--no-cache-dir", "--isolated"]
-    command.extend(f"{name}{spec}" for name, spec in roots)
-    done = subprocess.run(command, capture_output=True, text=True, timeout=300)
-    if done.returncode != 0:
-        if "ResolutionImpossible" in done.stderr or "No matching distribution" in done.stderr:
-            return None
-        if "ResolutionTooDeep" in done.stderr or "resolution-too-deep" in done.stderr:
-            return GAVE_UP
-        if "RecursionError: maximum recursion depth exceeded" in done.stderr:
-            return CRASHED
-        raise RuntimeError(f"pip failed unexpectedly:\n{done.stderr}")
-    report = json.loads(done.stdout)
-    return {canonicalize_name(item["metadata"]["name"]): Version(item["metadata"]["version"])
-            for item in report["install"]}
-
-
-def violations(solution, packages, roots):
-    """Every unmet constraint of `solution` (name -> Version), checked with packaging."""
-    found = []
-    requires_of = {(canonicalize_name(n), Version(v)): r for n, v, r in packages}
-    for name, version in solution.items():
-        if (name, version) not in requires_of:
-            found.append(f"{name} {version} is not in the universe")
-    for name, spec in roots:
-        got = solution.get(canonicalize_name(name))
-        if got is None or not SpecifierSet(spec).contains(got, prereleases=True):
-            found.append(f"root {name}{spec} (got {got})")
-    for (name, version), requires in requires_of.items():
-        if solution.get(name) != version:
-            continue
-        for target, spec in requires:
-            got = solution.get(canonicalize_name(target))
-            if got is None or not SpecifierSet(spec).contains(got, prereleases=True):
-                found.append(f"{name} {version} requires {target}{spec} (got {got})")
-    return found
 
 
 def run_case(binary, seed, keep):

@@ -24,16 +24,16 @@ import random
 import subprocess
 import sys
 import tempfile
-import zipfile
 
-from packaging.requirements import Requirement
-from packaging.specifiers import SpecifierSet
 from packaging.utils import canonicalize_name
 from packaging.version import Version
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "bench"))
+import universes  # noqa: E402  (bench/universes.py: the wheel writer)
+from pip_oracle import CRASHED, GAVE_UP, run_pip, violations  # noqa: E402
+
 VERSIONS = ["0.9", "1.0", "1.0.post1", "1.1", "1.2rc1", "1.2", "2.0.dev1", "2.0b1", "2.0",
             "2.1", "3.0"]
-GAVE_UP = "gave up"  # pip's resolver stopped after its round limit (ResolutionTooDeep)
 SPECS = ["", ">=1.0", ">=1.1", "<2", "<=1.1", "==1.*", "==2.0", "!=2.0", "~=1.0", ">1.0,<2.1",
          ">=2.0b1", "<1.1", ">=2", "~=2.0", "!=1.1,>=1.0"]
 
@@ -61,57 +61,12 @@ def scenario_text(packages, roots):
     return "\n".join(lines) + "\n"
 
 
-def write_wheel(directory, name, version, requires):
-    dist = f"{name}-{version}"
-    metadata = [f"Metadata-Version: 2.1", f"Name: {name}", f"Version: {version}"]
-    metadata.extend(f"Requires-Dist: {target}{spec}" for target, spec in requires)
-    wheel = "Wheel-Version: 1.0\nGenerator: bevenv-oracle\nRoot-Is-Purelib: true\nTag: py3-none-any\n"
-    path = os.path.join(directory, f"{dist}-py3-none-any.whl")
-    with zipfile.ZipFile(path, "w") as archive:
-        archive.writestr(f"{dist}.dist-info/METADATA", "\n".join(metadata) + "\n")
-        archive.writestr(f"{dist}.dist-info/WHEEL", wheel)
-        archive.writestr(f"{dist}.dist-info/RECORD", "")
-
-
 def run_bevenv(binary, scenario_path):
     out = subprocess.run([binary, scenario_path], capture_output=True, text=True, check=True)
     lines = out.stdout.splitlines()
     if lines and lines[0] == "UNSAT":
         return None
     return {canonicalize_name(n): Version(v) for n, v in (line.split() for line in lines)}
-
-
-def run_pip(wheel_dir, roots):
-    command = [sys.executable, "-m", "pip", "install", "--dry-run", "--ignore-installed",
-               "--no-index", "--find-links", wheel_dir, "--report", "-", "--quiet",
-               "--disable-pip-version-check", "--no-cache-dir", "--isolated"]
-    command.extend(f"{name}{spec}" for name, spec in roots)
-    out = subprocess.run(command, capture_output=True, text=True, timeout=300)
-    if out.returncode != 0:
-        if "ResolutionImpossible" in out.stderr or "No matching distribution" in out.stderr:
-            return None
-        if "ResolutionTooDeep" in out.stderr or "resolution-too-deep" in out.stderr:
-            return GAVE_UP
-        raise RuntimeError(f"pip failed unexpectedly:\n{out.stderr}")
-    report = json.loads(out.stdout)
-    return {canonicalize_name(item["metadata"]["name"]): Version(item["metadata"]["version"])
-            for item in report["install"]}
-
-
-def violations(solution, packages, roots):
-    """Every unmet constraint of `solution` (name -> Version), checked with packaging."""
-    found = []
-    requires_of = {(canonicalize_name(n), Version(v)): r for n, v, r in packages}
-    for name, spec in roots:
-        got = solution.get(canonicalize_name(name))
-        if got is None or not SpecifierSet(spec).contains(got, prereleases=True):
-            found.append(f"root {name}{spec}")
-    for name, version in solution.items():
-        for target, spec in requires_of.get((name, version), []):
-            got = solution.get(canonicalize_name(target))
-            if got is None or not SpecifierSet(spec).contains(got, prereleases=True):
-                found.append(f"{name} {version} requires {target}{spec}")
-    return found
 
 
 def run_case(binary, seed, keep):
@@ -122,7 +77,7 @@ def run_case(binary, seed, keep):
         wheels = os.path.join(work, "wheels")
         os.makedirs(wheels, exist_ok=True)
         for name, version, requires in packages:
-            write_wheel(wheels, name, version, requires)
+            universes.write_wheel(wheels, name, version, requires)
         scenario = os.path.join(work, "universe.scenario")
         with open(scenario, "w", encoding="utf-8") as f:
             f.write(scenario_text(packages, roots))
@@ -130,6 +85,8 @@ def run_case(binary, seed, keep):
         theirs = run_pip(wheels, roots)
     detail = {"seed": seed, "roots": roots, "bevenv": str(ours), "pip": str(theirs),
               "scenario": scenario_text(packages, roots)}
+    if theirs is CRASHED:
+        return f"pip crashed, bevenv {'unsolvable' if ours is None else 'solved'}", detail
     if theirs is GAVE_UP:
         return f"pip gave up, bevenv {'unsolvable' if ours is None else 'solved'}", detail
     problems = []
@@ -178,7 +135,7 @@ def main():
                     "bevenv used a pre-release pip refused", "solvability differs",
                     "invalid solution"):
         print(f"{outcome:38} {counts.get(outcome, 0)}")
-    for outcome in sorted(o for o in counts if o.startswith("pip gave up")):
+    for outcome in sorted(o for o in counts if o.startswith(("pip gave up", "pip crashed"))):
         print(f"{outcome:38} {counts[outcome]}")
     return 1 if failures else 0
 
