@@ -31,8 +31,8 @@ nlohmann::json to_json(const Finding& finding) {
 std::vector<Finding> evaluate(const nlohmann::json& report, const Expectations& expectations) {
   std::vector<Finding> out;
   if (!report.is_object()) {
-    out.push_back(rules::make("report", Severity::problem, "the probe report is not a JSON object",
-                              "rerun `bevenv-probe` and check its stderr"));
+    out.push_back(make_finding("report", Severity::problem, "the probe report is not a JSON object",
+                               "rerun `bevenv-probe` and check its stderr"));
     return out;
   }
   rules::gpu_findings(report, expectations, out);
@@ -75,8 +75,10 @@ std::string gib_text(double bytes) {
   return text;
 }
 
-Finding make(std::string check, Severity severity, std::string title, std::string fix,
-             std::string field_failure, std::string detail) {
+}  // namespace rules
+
+Finding make_finding(std::string check, Severity severity, std::string title, std::string fix,
+                     std::string field_failure, std::string detail) {
   Finding finding;
   finding.check = std::move(check);
   finding.severity = severity;
@@ -87,5 +89,4 @@ Finding make(std::string check, Severity severity, std::string title, std::strin
   return finding;
 }
 
-}  // namespace rules
 }  // namespace bevenv::probes

@@ -58,31 +58,33 @@ void driver_status(const json& report, std::vector<Finding>& out) {
     if (driver.value("cuda_version_overridden", false)) {
       title += " (overridden; really " + driver.value("real_cuda_version", "?") + ")";
     }
-    out.push_back(make("driver", Severity::ok, title));
+    out.push_back(make_finding("driver", Severity::ok, title));
   } else if (status == "missing") {
-    out.push_back(make("driver", Severity::problem, "no NVIDIA driver: `libcuda.so.1` not found",
-                       "install the NVIDIA driver; in a container run with `--gpus all` "
-                       "(NVIDIA Container Toolkit)",
-                       "", driver.value("error", "")));
+    out.push_back(make_finding("driver", Severity::problem,
+                               "no NVIDIA driver: `libcuda.so.1` not found",
+                               "install the NVIDIA driver; in a container run with `--gpus all` "
+                               "(NVIDIA Container Toolkit)",
+                               "", driver.value("error", "")));
   } else if (status == "no_device") {
     const std::string visible =
         report.contains("host")
             ? report["host"].value("env", json::object()).value("CUDA_VISIBLE_DEVICES", "")
             : "";
-    out.push_back(make(
+    out.push_back(make_finding(
         "driver", Severity::problem, "the driver is loaded but sees no GPU (CUDA_ERROR_NO_DEVICE)",
         visible.empty() ? "check `nvidia-smi`; in a container pass `--gpus all`"
                         : "check `nvidia-smi` and `CUDA_VISIBLE_DEVICES` (now `" + visible + "`)",
         "", error_text(driver)));
   } else if (status == "timeout" || status == "crashed") {
-    out.push_back(make("driver", Severity::problem,
-                       "the CUDA driver " + std::string(status == "timeout" ? "hung" : "crashed") +
-                           " during initialisation",
-                       "check `nvidia-smi` and `dmesg` for Xid errors", "", error_text(driver)));
+    out.push_back(
+        make_finding("driver", Severity::problem,
+                     "the CUDA driver " + std::string(status == "timeout" ? "hung" : "crashed") +
+                         " during initialisation",
+                     "check `nvidia-smi` and `dmesg` for Xid errors", "", error_text(driver)));
   } else {
-    out.push_back(make("driver", Severity::problem,
-                       "CUDA initialisation failed: " + error_text(driver),
-                       cuinit_fix(error_code(driver)), "", error_text(driver)));
+    out.push_back(make_finding("driver", Severity::problem,
+                               "CUDA initialisation failed: " + error_text(driver),
+                               cuinit_fix(error_code(driver)), "", error_text(driver)));
   }
 }
 
@@ -98,23 +100,24 @@ void cuda_vs_driver(const json& report, const std::string& check, const std::str
   const std::string needs = floor ? "driver ≥ " + *floor : "a newer driver";
   if (want <= have) {
     out.push_back(
-        make(check, Severity::ok,
-             what + " CUDA " + wanted + " runs on this driver (CUDA ≤ " + supported + ")"));
+        make_finding(check, Severity::ok,
+                     what + " CUDA " + wanted + " runs on this driver (CUDA ≤ " + supported + ")"));
     return;
   }
   if (want.first == have.first && want.first >= 11) {
-    out.push_back(make(check, Severity::warning,
-                       what + " CUDA " + wanted + " is newer than the driver's CUDA " + supported +
-                           "; it runs only through minor-version compatibility (no PTX JIT)",
-                       "upgrade to " + needs));
+    out.push_back(
+        make_finding(check, Severity::warning,
+                     what + " CUDA " + wanted + " is newer than the driver's CUDA " + supported +
+                         "; it runs only through minor-version compatibility (no PTX JIT)",
+                     "upgrade to " + needs));
     return;
   }
   out.push_back(
-      make(check, Severity::problem,
-           what + " CUDA " + wanted + " needs " + needs + "; this driver supports CUDA ≤ " +
-               supported + " (CUDA_ERROR_INSUFFICIENT_DRIVER at first use)",
-           "upgrade the NVIDIA driver to " + (floor ? *floor : std::string("a newer one")) +
-               " or later, or lock a CUDA " + std::to_string(have.first) + ".x build"));
+      make_finding(check, Severity::problem,
+                   what + " CUDA " + wanted + " needs " + needs + "; this driver supports CUDA ≤ " +
+                       supported + " (CUDA_ERROR_INSUFFICIENT_DRIVER at first use)",
+                   "upgrade the NVIDIA driver to " + (floor ? *floor : std::string("a newer one")) +
+                       " or later, or lock a CUDA " + std::to_string(have.first) + ".x build"));
 }
 
 const json& driver_devices(const json& report) {
@@ -157,31 +160,33 @@ void gpu_summary(const json& report, const Expectations& expectations, std::vect
   for (const auto& [name, count] : groups) {
     title += (title.empty() ? "" : ", ") + std::to_string(count) + " × " + name;
   }
-  out.push_back(make("gpus", Severity::ok, title));
+  out.push_back(make_finding("gpus", Severity::ok, title));
   if (status_of(report, "nvml") == "ok") {
     for (const auto& device : report["nvml"].value("devices", json::array())) {
       if (device.value("mig", json(nullptr)) == "enabled") {
-        out.push_back(make("mig", Severity::warning,
-                           "MIG mode is on for GPU " + std::to_string(device.value("index", 0)) +
-                               ": CUDA sees only its MIG instances",
-                           "disable MIG (`nvidia-smi -mig 0`) for training, or pick instances "
-                           "with `CUDA_VISIBLE_DEVICES=MIG-...`"));
+        out.push_back(
+            make_finding("mig", Severity::warning,
+                         "MIG mode is on for GPU " + std::to_string(device.value("index", 0)) +
+                             ": CUDA sees only its MIG instances",
+                         "disable MIG (`nvidia-smi -mig 0`) for training, or pick instances "
+                         "with `CUDA_VISIBLE_DEVICES=MIG-...`"));
       }
     }
   }
   if (expectations.gpu_memory_gib && smallest > 0) {
     const double need = *expectations.gpu_memory_gib * 1024.0 * 1024.0 * 1024.0;
     if (smallest < need) {
-      out.push_back(make("gpu-memory", Severity::warning,
-                         "GPU memory " + gib_text(smallest) + " < " + gib_text(need) +
-                             " that this profile's training needs per GPU",
-                         "train with DDP over several GPUs and fp16 (loss_scale 512), lower "
-                         "samples_per_gpu, or set `PYTORCH_CUDA_ALLOC_CONF=max_split_size_mb:128`",
-                         "F8"));
+      out.push_back(
+          make_finding("gpu-memory", Severity::warning,
+                       "GPU memory " + gib_text(smallest) + " < " + gib_text(need) +
+                           " that this profile's training needs per GPU",
+                       "train with DDP over several GPUs and fp16 (loss_scale 512), lower "
+                       "samples_per_gpu, or set `PYTORCH_CUDA_ALLOC_CONF=max_split_size_mb:128`",
+                       "F8"));
     } else {
-      out.push_back(make("gpu-memory", Severity::ok,
-                         "GPU memory " + gib_text(smallest) + " ≥ " + gib_text(need) +
-                             " that this profile needs"));
+      out.push_back(make_finding("gpu-memory", Severity::ok,
+                                 "GPU memory " + gib_text(smallest) + " ≥ " + gib_text(need) +
+                                     " that this profile needs"));
     }
   }
 }
@@ -199,15 +204,15 @@ void p2p(const json& report, std::vector<Finding>& out) {
     }
   }
   if (missing.empty()) {
-    out.push_back(make("p2p", Severity::ok,
-                       "P2P access between all " + std::to_string(matrix.size()) + " GPUs"));
+    out.push_back(make_finding(
+        "p2p", Severity::ok, "P2P access between all " + std::to_string(matrix.size()) + " GPUs"));
   } else {
     out.push_back(
-        make("p2p", Severity::warning,
-             "no P2P access between " + missing + ": NCCL goes through host shared memory",
-             "expected on GeForce cards; keep /dev/shm large, and set "
-             "`NCCL_P2P_DISABLE=1` if NCCL reports peer access errors",
-             "F11"));
+        make_finding("p2p", Severity::warning,
+                     "no P2P access between " + missing + ": NCCL goes through host shared memory",
+                     "expected on GeForce cards; keep /dev/shm large, and set "
+                     "`NCCL_P2P_DISABLE=1` if NCCL reports peer access errors",
+                     "F11"));
   }
 }
 
@@ -239,24 +244,26 @@ void gpu_findings(const json& report, const Expectations& expectations, std::vec
       const std::string who = "torch " + torch.value("version", "");
       switch (arch_support(sm, torch_archs.get<std::vector<std::string>>())) {
         case ArchSupport::sass:
-          out.push_back(make("gpu-arch", Severity::ok,
-                             who + " carries SASS for " + sm + " (no PTX JIT at start-up)"));
+          out.push_back(
+              make_finding("gpu-arch", Severity::ok,
+                           who + " carries SASS for " + sm + " (no PTX JIT at start-up)"));
           break;
         case ArchSupport::ptx_jit:
-          out.push_back(make("gpu-arch", Severity::warning,
-                             who + " has only PTX for " + sm +
-                                 ": the driver JIT-compiles every kernel at first CUDA use",
-                             "use a torch build whose arch list has " + sm +
-                                 ", or keep a warm JIT cache (`CUDA_CACHE_MAXSIZE`) in the image",
-                             "F10"));
+          out.push_back(
+              make_finding("gpu-arch", Severity::warning,
+                           who + " has only PTX for " + sm +
+                               ": the driver JIT-compiles every kernel at first CUDA use",
+                           "use a torch build whose arch list has " + sm +
+                               ", or keep a warm JIT cache (`CUDA_CACHE_MAXSIZE`) in the image",
+                           "F10"));
           break;
         case ArchSupport::none:
-          out.push_back(
-              make("gpu-arch", Severity::problem,
-                   who + " has no kernels for " + sm +
-                       ": \"no kernel image is available for execution on the device\"",
-                   "install a torch build that lists " + sm + " in `torch.cuda.get_arch_list()`",
-                   "F10"));
+          out.push_back(make_finding(
+              "gpu-arch", Severity::problem,
+              who + " has no kernels for " + sm +
+                  ": \"no kernel image is available for execution on the device\"",
+              "install a torch build that lists " + sm + " in `torch.cuda.get_arch_list()`",
+              "F10"));
           break;
       }
     }
@@ -264,9 +271,9 @@ void gpu_findings(const json& report, const Expectations& expectations, std::vec
       const ArchSupport support = arch_support(sm, expectations.target_archs);
       const std::string list = "TORCH_CUDA_ARCH_LIST";
       if (support == ArchSupport::sass) {
-        out.push_back(make("ops-arch", Severity::ok, "compiled ops carry SASS for " + sm));
+        out.push_back(make_finding("ops-arch", Severity::ok, "compiled ops carry SASS for " + sm));
       } else {
-        out.push_back(make(
+        out.push_back(make_finding(
             "ops-arch", support == ArchSupport::ptx_jit ? Severity::warning : Severity::problem,
             support == ArchSupport::ptx_jit
                 ? "compiled ops have only PTX for " + sm + ": slow JIT at first use"

@@ -40,14 +40,15 @@ void shm(const json& report, const Expectations& expectations, std::vector<Findi
   std::string who = workers > 0 ? std::to_string(workers * processes) + " DataLoader workers"
                                 : "NCCL and DataLoader workers";
   if (total >= need) {
-    out.push_back(
-        make("shm", Severity::ok,
-             "/dev/shm is " + gib_text(total) + " (" + who + " need ~" + gib_text(need) + ")"));
+    out.push_back(make_finding(
+        "shm", Severity::ok,
+        "/dev/shm is " + gib_text(total) + " (" + who + " need ~" + gib_text(need) + ")"));
   } else {
-    out.push_back(make("shm", Severity::problem,
-                       "/dev/shm is " + gib_text(total) + "; " + who + " need ~" + gib_text(need) +
-                           " (\"DataLoader worker is killed by signal: Bus error\")",
-                       fix, "F12"));
+    out.push_back(make_finding("shm", Severity::problem,
+                               "/dev/shm is " + gib_text(total) + "; " + who + " need ~" +
+                                   gib_text(need) +
+                                   " (\"DataLoader worker is killed by signal: Bus error\")",
+                               fix, "F12"));
   }
 }
 
@@ -56,11 +57,12 @@ void memlock(const json& report, const Expectations& expectations, std::vector<F
   const json limit = report["host"].value("memlock", json::object());
   const json soft = limit.value("soft", json(nullptr));
   if (soft == "unlimited") {
-    out.push_back(make("memlock", Severity::ok, "memlock is unlimited (RDMA can pin memory)"));
+    out.push_back(
+        make_finding("memlock", Severity::ok, "memlock is unlimited (RDMA can pin memory)"));
     return;
   }
   const double bytes = soft.is_number() ? soft.get<double>() : 0;
-  out.push_back(make(
+  out.push_back(make_finding(
       "memlock", Severity::warning,
       "memlock limit is " + gib_text(bytes) + ": NCCL over InfiniBand/RoCE needs to pin memory",
       in_container(report["host"]) ? "run the container with `--ulimit memlock=-1`"

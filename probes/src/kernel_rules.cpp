@@ -44,31 +44,33 @@ void kernel(const json& report, std::vector<Finding>& out) {
   const std::string nvrtc_version = nvrtc.value("version", "?");
   if (status == "missing") {
     if (section.value("library", "") == "libcuda.so.1") return;  // the driver finding covers it
-    out.push_back(make("kernel", Severity::warning, "NVRTC not found: the kernel probe did not run",
-                       "install the CUDA toolkit's NVRTC, or pass `--python` so the environment's "
-                       "`nvidia-cuda-nvrtc` wheel is used"));
+    out.push_back(
+        make_finding("kernel", Severity::warning, "NVRTC not found: the kernel probe did not run",
+                     "install the CUDA toolkit's NVRTC, or pass `--python` so the environment's "
+                     "`nvidia-cuda-nvrtc` wheel is used"));
     return;
   }
   if (status == "unsupported") {
-    out.push_back(make("kernel", Severity::warning, "this bevenv-probe has no kernel probe",
-                       "use a bevenv-probe built with CUDA headers"));
+    out.push_back(make_finding("kernel", Severity::warning, "this bevenv-probe has no kernel probe",
+                               "use a bevenv-probe built with CUDA headers"));
     return;
   }
   if (status == "timeout" || status == "crashed") {
-    out.push_back(make("kernel", Severity::problem,
-                       "the kernel probe " + std::string(status == "timeout" ? "hung" : "crashed"),
-                       "check `nvidia-smi` and `dmesg` for Xid errors", "",
-                       section.value("error", "")));
+    out.push_back(make_finding(
+        "kernel", Severity::problem,
+        "the kernel probe " + std::string(status == "timeout" ? "hung" : "crashed"),
+        "check `nvidia-smi` and `dmesg` for Xid errors", "", section.value("error", "")));
     return;
   }
   for (const auto& device : section.value("devices", json::array())) {
     const std::string index = std::to_string(device.value("index", 0));
     if (device.value("status", "") == "ok") {
-      out.push_back(make("kernel", Severity::ok,
-                         "kernel probe on GPU " + index + ": NVRTC " + nvrtc_version + " " +
-                             device.value("arch", "?") + " " + device.value("image", "cubin") +
-                             ", launch, " + std::to_string(device.value("elements", 0)) +
-                             " elements verified in " + ms_text(device.value("kernel_ms", 0.0))));
+      out.push_back(
+          make_finding("kernel", Severity::ok,
+                       "kernel probe on GPU " + index + ": NVRTC " + nvrtc_version + " " +
+                           device.value("arch", "?") + " " + device.value("image", "cubin") +
+                           ", launch, " + std::to_string(device.value("elements", 0)) +
+                           " elements verified in " + ms_text(device.value("kernel_ms", 0.0))));
       continue;
     }
     const json error = device.value("error", json(nullptr));
@@ -76,13 +78,14 @@ void kernel(const json& report, std::vector<Finding>& out) {
     title += device.contains("wrong_elements")
                  ? std::to_string(device.value("wrong_elements", 0)) + " wrong results"
                  : error_name(error);
-    out.push_back(make("kernel", Severity::problem, title, kernel_fix(error, nvrtc_version), "",
-                       error.is_object() ? error.value("log", "") : ""));
+    out.push_back(make_finding("kernel", Severity::problem, title, kernel_fix(error, nvrtc_version),
+                               "", error.is_object() ? error.value("log", "") : ""));
   }
   if (status == "error" && !section.contains("devices")) {
-    out.push_back(make("kernel", Severity::problem,
-                       "kernel probe failed: " + error_name(section.value("error", json(nullptr))),
-                       "run `bevenv-probe --only kernel` for details"));
+    out.push_back(
+        make_finding("kernel", Severity::problem,
+                     "kernel probe failed: " + error_name(section.value("error", json(nullptr))),
+                     "run `bevenv-probe --only kernel` for details"));
   }
 }
 
@@ -92,9 +95,10 @@ void nccl(const json& report, std::vector<Finding>& out) {
   const json& section = report["nccl"];
   if (status == "missing") {
     if (section.value("library", "") == "libcuda.so.1") return;
-    out.push_back(make("nccl", Severity::warning, "`libnccl.so.2` not found: NCCL not probed",
-                       "pass `--python` with the training environment (its `nvidia-nccl` wheel), "
-                       "or install `libnccl2`"));
+    out.push_back(
+        make_finding("nccl", Severity::warning, "`libnccl.so.2` not found: NCCL not probed",
+                     "pass `--python` with the training environment (its `nvidia-nccl` wheel), "
+                     "or install `libnccl2`"));
     return;
   }
   if (status == "unsupported") return;
@@ -111,17 +115,18 @@ void nccl(const json& report, std::vector<Finding>& out) {
         title += text;
       }
     }
-    out.push_back(make("nccl", Severity::ok, title));
+    out.push_back(make_finding("nccl", Severity::ok, title));
     return;
   }
   const std::string what = status == "timeout" ? "hung"
                            : status == "crashed"
                                ? "crashed"
                                : "failed: " + error_name(section.value("error", json(nullptr)));
-  out.push_back(make("nccl", Severity::problem, "NCCL all-reduce " + what,
-                     "rerun with `NCCL_DEBUG=INFO bevenv-probe --only nccl`; in a container use "
-                     "`--ipc=host` or `--shm-size`; without P2P set `NCCL_P2P_DISABLE=1`",
-                     "F11"));
+  out.push_back(
+      make_finding("nccl", Severity::problem, "NCCL all-reduce " + what,
+                   "rerun with `NCCL_DEBUG=INFO bevenv-probe --only nccl`; in a container use "
+                   "`--ipc=host` or `--shm-size`; without P2P set `NCCL_P2P_DISABLE=1`",
+                   "F11"));
 }
 
 }  // namespace

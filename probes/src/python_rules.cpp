@@ -81,24 +81,25 @@ void python_findings(const json& report, std::vector<Finding>& out) {
   const json& python = report["python"];
   if (status != "ok") {
     const bool missing = status == "missing";
-    out.push_back(make("python", missing ? Severity::warning : Severity::problem,
-                       missing ? "no Python interpreter to inspect: environment checks skipped"
-                               : "the Python probe failed (" + status + ")",
-                       missing ? "pass `--python PATH` (the training environment's interpreter)"
-                               : "run `" + python.value("interpreter_path", "python") +
-                                     " -c 'import torch'` to see the error",
-                       "", python.value("error", "")));
+    out.push_back(
+        make_finding("python", missing ? Severity::warning : Severity::problem,
+                     missing ? "no Python interpreter to inspect: environment checks skipped"
+                             : "the Python probe failed (" + status + ")",
+                     missing ? "pass `--python PATH` (the training environment's interpreter)"
+                             : "run `" + python.value("interpreter_path", "python") +
+                                   " -c 'import torch'` to see the error",
+                     "", python.value("error", "")));
     return;
   }
   const json interpreter = python.value("interpreter", json::object());
-  out.push_back(make("python", Severity::ok,
-                     "Python " + interpreter.value("version", "?") + " at " +
-                         interpreter.value("executable", "?")));
+  out.push_back(make_finding("python", Severity::ok,
+                             "Python " + interpreter.value("version", "?") + " at " +
+                                 interpreter.value("executable", "?")));
   const json torch = python.value("torch", json::object());
   if (torch.value("status", "") == "problem") {
-    out.push_back(make("torch", Severity::problem, "`import torch` fails",
-                       "reinstall the locked torch build (`bevenv sync`)", "",
-                       torch.value("evidence", "")));
+    out.push_back(make_finding("torch", Severity::problem, "`import torch` fails",
+                               "reinstall the locked torch build (`bevenv sync`)", "",
+                               torch.value("evidence", "")));
   }
   for (const auto& check : python.value("checks", json::array())) {
     const std::string id = check.value("id", "");
@@ -113,14 +114,14 @@ void python_findings(const json& report, std::vector<Finding>& out) {
     const std::string subject =
         std::string(advice->package) + (version.empty() ? "" : " " + version) + " ";
     if (result == "ok") {
-      out.push_back(make(id, Severity::ok, subject + advice->ok));
+      out.push_back(make_finding(id, Severity::ok, subject + advice->ok));
       continue;
     }
     Severity severity = Severity::problem;
     if (id == "F2") severity = f2_severity(python);
     if (id == "mmcv-duplicate") severity = Severity::warning;
-    out.push_back(make(id, severity, subject + advice->problem, advice->fix, advice->field_failure,
-                       check.value("evidence", "")));
+    out.push_back(make_finding(id, severity, subject + advice->problem, advice->fix,
+                               advice->field_failure, check.value("evidence", "")));
   }
 }
 

@@ -19,7 +19,5 @@ std::string status_of(const json& report, const char* section);
 // "a.b" -> {a, b}; missing parts are 0. Leading digits only, so "1.10.1+cu113" -> {1, 10}.
 std::pair<int, int> major_minor(const std::string& version);
 std::string gib_text(double bytes);
-Finding make(std::string check, Severity severity, std::string title, std::string fix = {},
-             std::string field_failure = {}, std::string detail = {});
 
 }  // namespace bevenv::probes::rules

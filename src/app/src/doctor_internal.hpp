@@ -41,9 +41,7 @@ void lock_checks(const json& report, const DoctorContext& ctx, std::vector<probe
 void known_bad_rules(const json& report, const DoctorContext& ctx,
                      std::vector<probes::Finding>& out);
 
-probes::Finding make_finding(std::string check, probes::Severity severity, std::string title,
-                             std::string fix = {}, std::string failure = {},
-                             std::string detail = {});
+using probes::make_finding;
 
 // Human lines and JSON for a list of findings (doctor_output.cpp).
 void render_findings(const std::vector<probes::Finding>& findings, CommandOutput& out);

@@ -94,18 +94,6 @@ bool check_depends_on_gpu(const std::string& check) {
   return check == "gpu-arch" || check == "torch-cuda-driver";
 }
 
-probes::Finding make_finding(std::string check, probes::Severity severity, std::string title,
-                             std::string fix, std::string failure, std::string detail) {
-  probes::Finding finding;
-  finding.check = std::move(check);
-  finding.severity = severity;
-  finding.title = std::move(title);
-  finding.fix = std::move(fix);
-  finding.field_failure = std::move(failure);
-  finding.detail = std::move(detail);
-  return finding;
-}
-
 }  // namespace doctor_detail
 
 namespace {

@@ -22,6 +22,9 @@ struct Finding {
   std::string field_failure;  // "F10" etc. when the finding is a known field failure
 };
 
+Finding make_finding(std::string check, Severity severity, std::string title, std::string fix = {},
+                     std::string field_failure = {}, std::string detail = {});
+
 struct Expectations {
   std::optional<std::string> cuda_version;  // the locked CUDA build, "11.3"
   // Architectures the stack's own compiled ops carry, TORCH_CUDA_ARCH_LIST style ("8.6",
