@@ -1,8 +1,8 @@
 #include <algorithm>
 #include <fstream>
-#include <sstream>
 
 #include "bevenv/matrix/loader.hpp"
+#include "plain_packages.hpp"
 #include "sections.hpp"
 
 namespace bevenv::matrix {
@@ -15,10 +15,13 @@ const std::vector<std::string> kSections = {"matrix",  "package", "rule",
                                             "toolkit", "profile", "observed"};
 
 void read_file(const SourceFile& source, Collected& out, std::vector<Diagnostic>& diagnostics) {
+  if (detail::read_plain_packages(source, out)) return;
   FileContext file{source.path, source.layer, &diagnostics};
   toml::table document;
   try {
-    document = toml::parse(source.text, source.path);
+    // No source path: toml++ would share it with every node, and diagnostics name the file
+    // from `FileContext` anyway.
+    document = toml::parse(source.text);
   } catch (const toml::parse_error& error) {
     const auto& at = error.source().begin;
     file.error(at, "invalid TOML: " + std::string(error.description()));
@@ -66,14 +69,19 @@ void read_overlay_dir(const std::filesystem::path& dir, std::size_t layer_index,
   std::sort(paths.begin(), paths.end());
   for (const auto& path : paths) {
     std::ifstream in(path, std::ios::binary);
-    std::ostringstream text;
-    text << in.rdbuf();
-    if (!in) {
+    std::string text;
+    std::error_code size_error;
+    const auto size = std::filesystem::file_size(path, size_error);
+    if (in && !size_error) {
+      text.resize(size);
+      in.read(text.data(), static_cast<std::streamsize>(size));
+    }
+    if (!in || size_error) {
       diagnostics.push_back(Diagnostic{path.generic_string(), 0, 0, "cannot be read"});
       continue;
     }
     const bool observed = path.filename().string().rfind("observed", 0) == 0;
-    files.push_back(SourceFile{path.generic_string(), text.str(), layer_index,
+    files.push_back(SourceFile{path.generic_string(), std::move(text), layer_index,
                                observed ? Layer::observed : Layer::overlay});
   }
 }

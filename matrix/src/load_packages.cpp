@@ -111,7 +111,7 @@ void read_packages(const toml::node& node, const FileContext& file, std::size_t 
     base.version = *version;
     if (variants.empty()) {
       finish_record(reader, base, step_written);
-      out.packages.push_back({layer, std::move(base)});
+      out.packages.add(layer, base.name) = std::move(base);
       continue;
     }
     if (version->has_local()) {
@@ -133,7 +133,7 @@ void read_packages(const toml::node& node, const FileContext& file, std::size_t 
       if (!full) continue;
       record.version = std::move(*full);
       finish_record(variant, record, step_written);
-      out.packages.push_back({layer, std::move(record)});
+      out.packages.add(layer, record.name) = std::move(record);
     }
   }
 }

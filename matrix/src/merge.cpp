@@ -32,13 +32,86 @@ struct Merger {
   }
 };
 
-const Origin& package_origin(const PackageVersion& p) { return p.origin; }
 const Origin& rule_origin(const Rule& r) { return r.origin; }
 const Origin& toolkit_origin(const Toolkit& t) { return t.origin; }
 const Origin& profile_origin(const RawProfile& p) { return p.own.origin; }
 const Origin& meta_origin(const MetaRecord& m) { return m.origin; }
 
+// Whether the records are in strictly ascending version order: then no two share an identity
+// and the list is already the Package's.
+bool strictly_ascending(const std::vector<PackageVersion>& versions) {
+  for (std::size_t i = 1; i < versions.size(); ++i) {
+    if (!(versions[i - 1].version < versions[i].version)) return false;
+  }
+  return true;
+}
+
+// The Merger rules for one name's versions: ordered by (version, reading order), each
+// identity is a run of neighbours decided in reading order.
+std::vector<PackageVersion> merge_versions(NamedRecords& records,
+                                           std::vector<Diagnostic>& diagnostics) {
+  if (strictly_ascending(records.versions)) return std::move(records.versions);
+  const auto& versions = records.versions;
+  std::vector<std::size_t> order(versions.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    return versions[a].version < versions[b].version;
+  });
+  std::vector<std::size_t> kept;
+  for (std::size_t run = 0; run < order.size();) {
+    std::size_t winner = order[run];
+    std::size_t next = run + 1;
+    for (; next < order.size() && versions[order[next]].version == versions[winner].version;
+         ++next) {
+      const std::size_t entry = order[next];
+      if (records.layers[entry] == records.layers[winner]) {
+        const Origin& at = versions[entry].origin;
+        diagnostics.push_back(Diagnostic{at.file, at.line, at.column,
+                                         "duplicate package `" + versions[entry].name + "` `" +
+                                             versions[entry].version.to_string() +
+                                             "`; first defined at " +
+                                             versions[winner].origin.to_string()});
+      } else if (records.layers[entry] > records.layers[winner]) {
+        winner = entry;
+      }
+    }
+    kept.push_back(winner);
+    run = next;
+  }
+  std::vector<PackageVersion> out;
+  out.reserve(kept.size());
+  for (const std::size_t index : kept) out.push_back(std::move(records.versions[index]));
+  return out;
+}
+
 }  // namespace
+
+PackageVersion& PackageRecords::add(std::size_t layer, const std::string& name,
+                                    std::size_t expected) {
+  if (last_ == nullptr || last_name_ != name) {
+    last_ = &by_name_[name];
+    last_name_ = name;
+    if (last_->versions.empty()) {
+      last_->versions.reserve(expected);
+      last_->layers.reserve(expected);
+    }
+  }
+  last_->layers.push_back(layer);
+  return last_->versions.emplace_back();
+}
+
+void PackageRecords::absorb(PackageRecords&& other) {
+  for (auto& [name, records] : other.by_name_) {
+    auto [it, inserted] = by_name_.try_emplace(name, std::move(records));
+    if (inserted) continue;
+    NamedRecords& into = it->second;
+    into.layers.insert(into.layers.end(), records.layers.begin(), records.layers.end());
+    for (auto& record : records.versions) into.versions.push_back(std::move(record));
+  }
+  last_ = nullptr;
+  other.by_name_.clear();
+  other.last_ = nullptr;
+}
 
 std::vector<Diagnostic> build_matrix(Collected&& collected, Matrix& out) {
   std::vector<Diagnostic> diagnostics;
@@ -54,18 +127,10 @@ std::vector<Diagnostic> build_matrix(Collected&& collected, Matrix& out) {
     out.schema = record.schema;
   }
 
-  Merger<std::pair<std::string, core::Version>, PackageVersion> packages{"package", {}};
-  for (auto& entry : collected.packages) {
-    const Origin origin = entry.record.origin;
-    const std::string label =
-        "`" + entry.record.name + "` `" + entry.record.version.to_string() + "`";
-    auto key = std::make_pair(entry.record.name, entry.record.version);
-    packages.add(std::move(key), std::move(entry), origin, label, diagnostics, package_origin);
-  }
-  for (auto& [key, entry] : packages.records) {
-    Package& package = out.packages[key.first];
-    package.name = key.first;
-    package.versions.push_back(std::move(entry.record));  // map order: ascending versions
+  for (auto& [name, records] : collected.packages.by_name()) {
+    Package& package = out.packages[name];
+    package.name = name;
+    package.versions = merge_versions(records, diagnostics);  // ascending versions
   }
 
   Merger<std::string, Rule> rules{"rule", {}};

@@ -4,6 +4,7 @@
 #include <toml++/toml.h>
 
 #include <cstddef>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -36,9 +37,31 @@ struct Layered {
   T record;
 };
 
+// Package versions grouped by normalized name as they are read, so that merging can hand a
+// name's records to its Package whole instead of moving each one again.
+struct NamedRecords {
+  std::vector<PackageVersion> versions;  // reading order
+  std::vector<std::size_t> layers;       // the layer index of each
+};
+
+class PackageRecords {
+ public:
+  // A new record of `name` (normalized) in `layer`, to be filled in by the caller. A name seen
+  // first gets room for `expected` records.
+  PackageVersion& add(std::size_t layer, const std::string& name, std::size_t expected = 1);
+  // Appends `other`'s records after this one's.
+  void absorb(PackageRecords&& other);
+  std::map<std::string, NamedRecords, std::less<>>& by_name() { return by_name_; }
+
+ private:
+  std::map<std::string, NamedRecords, std::less<>> by_name_;
+  NamedRecords* last_ = nullptr;  // records of one name tend to come together
+  std::string last_name_;
+};
+
 struct Collected {
   std::vector<Layered<MetaRecord>> meta;
-  std::vector<Layered<PackageVersion>> packages;
+  PackageRecords packages;
   std::vector<Layered<Rule>> rules;
   std::vector<Layered<Toolkit>> toolkits;
   std::vector<Layered<RawProfile>> profiles;

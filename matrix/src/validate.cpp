@@ -6,8 +6,30 @@
 namespace bevenv::matrix::detail {
 namespace {
 
+// The least version a match can have. Every match of `>=V`, `>V`, `~=V` or a non-wildcard
+// `==V` is at least V in PEP 440 order (they compare the public version, and a local part only
+// raises a version), so a scan of the ascending versions can start there.
+const core::Version* least_match(const core::SpecifierSet& specifier) {
+  const core::Version* least = nullptr;
+  for (const core::Specifier& item : specifier.specifiers()) {
+    const core::Operator op = item.op();
+    const bool bounds_below = op == core::Operator::greater_equal ||
+                              op == core::Operator::greater || op == core::Operator::compatible ||
+                              (op == core::Operator::equal && !item.is_wildcard());
+    if (!bounds_below || !item.version()) continue;
+    if (least == nullptr || *least < *item.version()) least = &*item.version();
+  }
+  return least;
+}
+
 bool any_version_matches(const Package& package, const core::SpecifierSet& specifier) {
-  return std::any_of(package.versions.begin(), package.versions.end(),
+  auto first = package.versions.begin();
+  if (const core::Version* least = least_match(specifier)) {
+    first = std::lower_bound(
+        first, package.versions.end(), *least,
+        [](const PackageVersion& v, const core::Version& bound) { return v.version < bound; });
+  }
+  return std::any_of(first, package.versions.end(),
                      [&](const PackageVersion& v) { return specifier.contains(v.version, true); });
 }
 
@@ -19,8 +41,10 @@ void report(std::vector<Diagnostic>& diagnostics, const Origin& at, std::string 
   diagnostics.push_back(Diagnostic{at.file, at.line, at.column, std::move(message)});
 }
 
-std::string unmet_reason(const Matrix& matrix, const core::Requirement& requirement) {
-  const Package* package = matrix.find_package(requirement.name);
+namespace {
+
+// unmet_reason once the package is looked up (null: not in the matrix).
+std::string unmet_reason_in(const Package* package, const core::Requirement& requirement) {
   if (package == nullptr) {
     return "`" + requirement.name + "` is not in the matrix; add a `[[package]]` record for it";
   }
@@ -31,11 +55,24 @@ std::string unmet_reason(const Matrix& matrix, const core::Requirement& requirem
   return {};
 }
 
+}  // namespace
+
+std::string unmet_reason(const Matrix& matrix, const core::Requirement& requirement) {
+  return unmet_reason_in(matrix.find_package(requirement.name), requirement);
+}
+
 void check_packages(const Matrix& matrix, std::vector<Diagnostic>& diagnostics) {
+  // Neighbouring versions tend to require the same packages, spelled the same way.
+  const std::string* last_spelling = nullptr;
+  const Package* last_package = nullptr;
   for (const auto& [name, package] : matrix.packages) {
     for (const PackageVersion& version : package.versions) {
       for (const core::Requirement& requirement : version.requirements) {
-        const std::string reason = unmet_reason(matrix, requirement);
+        if (last_spelling == nullptr || *last_spelling != requirement.name) {
+          last_package = matrix.find_package(requirement.name);
+          last_spelling = &requirement.name;
+        }
+        const std::string reason = unmet_reason_in(last_package, requirement);
         if (!reason.empty()) {
           report(diagnostics, version.origin,
                  label(version) + " requires `" + requirement.to_string() + "`, but " + reason);
