@@ -5,6 +5,7 @@
 #include <set>
 #include <unordered_map>
 #include <unordered_set>
+#include <utility>
 
 #include "explain_text.hpp"
 
@@ -32,10 +33,59 @@ void push_unique(std::vector<T>& list, const T& value) {
   if (std::find(list.begin(), list.end(), value) == list.end()) list.push_back(value);
 }
 
+// A version ladder's rules (see Universe::add_version_ladders) say, together, that two
+// versions of one name cannot both be installed; `climbers` are versions whose step onto
+// their ladder is in the problem, `rung_conflicts` the (version, rung) conflicts.
+struct LadderFacts {
+  std::vector<Id> climbers;
+  std::vector<std::pair<Id, Id>> rung_conflicts;
+};
+
+// Only package rules name solvables and dependencies; a job rule's source is a job index.
+bool is_ladder_rule(const Universe& universe, const solv::RuleInfo& info) {
+  if (info.type < SOLVER_RULE_PKG || info.type >= SOLVER_RULE_UPDATE) return false;
+  return universe.rung(info.source) != nullptr || universe.rung(info.target) != nullptr ||
+         universe.is_rung_dep(info.dep);
+}
+
+void note_ladder_rule(const Universe& universe, const solv::RuleInfo& info, LadderFacts& ladder) {
+  if (info.type == SOLVER_RULE_PKG_REQUIRES && universe.rung(info.source) == nullptr) {
+    push_unique(ladder.climbers, info.source);
+  } else if (info.type == SOLVER_RULE_PKG_CONFLICTS && universe.rung(info.target) != nullptr) {
+    push_unique(ladder.rung_conflicts, std::make_pair(info.source, info.target));
+  }
+}
+
+// Told as libsolv's pairwise rules would be: each version that conflicts with a rung against
+// each version of the problem that climbs to it, oldest first so that the versions of a
+// conflict list in order.
+void add_same_name_facts(const Universe& universe, LadderFacts& ladder, Facts& facts) {
+  auto position = [&](Id version) {
+    const Rung* place = universe.version_rung(version);
+    return place == nullptr ? std::size_t{0} : place->position;
+  };
+  std::sort(ladder.climbers.begin(), ladder.climbers.end(),
+            [&](Id a, Id b) { return position(a) < position(b); });
+  std::sort(ladder.rung_conflicts.begin(), ladder.rung_conflicts.end(),
+            [&](const auto& a, const auto& b) { return position(a.first) < position(b.first); });
+  for (const auto& [version, aux] : ladder.rung_conflicts) {
+    for (Id other : ladder.climbers) {
+      if (other == version || !universe.climbs_to(other, aux)) continue;
+      facts.conflicts[version].push_back({other, StepKind::same_name, {}});
+      facts.conflicts[other].push_back({version, StepKind::same_name, {}});
+    }
+  }
+}
+
 Facts gather(Universe& universe, solv::Solver& solver, Id problem) {
   Facts facts;
+  LadderFacts ladder;
   for (Id rule : solver.problem_rules(problem)) {
     for (const solv::RuleInfo& info : solver.rule_infos(rule)) {
+      if (is_ladder_rule(universe, info)) {
+        note_ladder_rule(universe, info, ladder);
+        continue;
+      }
       push_unique(facts.described, solver.describe(info));
       switch (info.type) {
         case SOLVER_RULE_JOB:
@@ -75,13 +125,14 @@ Facts gather(Universe& universe, solv::Solver& solver, Id problem) {
       }
     }
   }
+  add_same_name_facts(universe, ladder, facts);
   std::sort(facts.root_jobs.begin(), facts.root_jobs.end());
   return facts;
 }
 
 std::vector<std::string> available_versions(const Universe& universe, const std::string& name) {
   std::vector<core::Version> versions;
-  for (const Provider& provider : universe.providers(name)) versions.push_back(provider.version);
+  for (const Provider& provider : universe.providers(name)) versions.push_back(*provider.version);
   std::sort(versions.begin(), versions.end());
   std::vector<std::string> result;
   for (const auto& v : versions) push_unique(result, v.to_string());
@@ -235,7 +286,7 @@ class TreeBuilder {
                 [&](Id a, Id b) { return version_of(a) < version_of(b); });
       for (Id p : members[g]) push_unique(groups[g].versions, universe_.version_text(p));
     }
-    const bool single_pin = candidates.size() == 1 && is_exact_pin(key.specifier);
+    const bool single_pin = candidates.size() == 1 && is_exact_pin(*key.specifier);
     std::vector<ExplanationStep> steps;
     for (CandidateGroup& group : groups) {
       const bool whole_range = group.versions.size() == candidates.size();

@@ -7,6 +7,7 @@
 #include "bevenv/core/name.hpp"
 #include "explain.hpp"
 #include "solv/solver.hpp"
+#include "solve_options.hpp"
 #include "universe.hpp"
 
 namespace bevenv::solver {
@@ -35,9 +36,9 @@ Solution build_solution(detail::Universe& universe, const std::vector<Id>& chose
     solution.packages.push_back(
         {id, record.name, record.version, record.kind == RecordKind::system, {}, {}, {}});
   }
-  auto chosen_providers = [&](const Dependency& dependency) {
+  auto chosen_providers = [&](Id dep) {
     std::vector<std::size_t> result;
-    for (Id p : universe.candidates(universe.dep_of(dependency, true))) {
+    for (Id p : universe.candidates(dep)) {
       if (auto it = index_of.find(p); it != index_of.end()) result.push_back(it->second);
     }
     return result;
@@ -45,10 +46,11 @@ Solution build_solution(detail::Universe& universe, const std::vector<Id>& chose
 
   std::deque<std::size_t> queue;
   std::vector<bool> reached(solution.packages.size(), false);
-  for (const Dependency& root : universe.request().requirements) {
-    Dependency normalized = root;
-    normalized.name = normalize_package_name(root.name);
-    for (std::size_t target : chosen_providers(normalized)) {
+  const auto& roots = universe.request().requirements;
+  for (std::size_t i = 0; i < roots.size(); ++i) {
+    Dependency normalized = roots[i];
+    normalized.name = normalize_package_name(roots[i].name);
+    for (std::size_t target : chosen_providers(universe.root_dep(i))) {
       ChosenPackage& package = solution.packages[target];
       package.required_by.push_back({std::nullopt, normalized});
       if (!reached[target]) {
@@ -59,9 +61,11 @@ Solution build_solution(detail::Universe& universe, const std::vector<Id>& chose
     }
   }
   auto visit = [&](std::size_t from) {
-    const PackageRecord& record = database.record(solution.packages[from].record);
-    for (const Dependency& dependency : record.requirements) {
-      DependencyEdge edge{dependency, chosen_providers(dependency)};
+    const RecordId id = solution.packages[from].record;
+    const PackageRecord& record = database.record(id);
+    for (std::size_t i = 0; i < record.requirements.size(); ++i) {
+      const Dependency& dependency = record.requirements[i];
+      DependencyEdge edge{dependency, chosen_providers(universe.requirement_dep(id, i))};
       for (std::size_t target : edge.satisfied_by) {
         ChosenPackage& package = solution.packages[target];
         package.required_by.push_back({from, dependency});
@@ -104,7 +108,12 @@ const ChosenPackage* Solution::find(const std::string& name) const {
 }
 
 std::variant<Solution, Unsolvable> solve(const Database& database, const Request& request) {
-  detail::Universe universe(database, request);
+  return detail::solve(database, request, detail::UniverseOptions{});
+}
+
+std::variant<Solution, Unsolvable> detail::solve(const Database& database, const Request& request,
+                                                 const UniverseOptions& options) {
+  detail::Universe universe(database, request, options);
   if (Unsolvable unmatched = detail::explain_unmatched_roots(universe); !unmatched.problems.empty())
     return unmatched;
   solv::Solver solver(universe.pool());

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <stdexcept>
 #include <unordered_set>
 
 #include "bevenv/core/name.hpp"
@@ -27,12 +28,14 @@ bool mentions_prerelease(const core::SpecifierSet& set) {
 
 }  // namespace
 
-Universe::Universe(const Database& database, const Request& request)
-    : database_(database), request_(request) {
+Universe::Universe(const Database& database, const Request& request, const UniverseOptions& options)
+    : database_(database), request_(request), options_(options) {
   pool_.set_namespace_resolver([this](Id argument) { return resolve(argument); });
   add_records();
   add_imposed_conflicts();
-  for (const Dependency& root : request_.requirements) root_deps_.push_back(dep_of(root, true));
+  for (const Dependency& root : request_.requirements) {
+    root_deps_.push_back(dep_of(root, true, true));
+  }
   enable_prereleases();
   pool_.create_whatprovides();
   add_jobs();
@@ -81,23 +84,55 @@ void Universe::add_records() {
   const auto& records = database_.records();
   solvable_of_record_.assign(records.size(), 0);
   requirement_deps_.resize(records.size());
+  std::unordered_map<std::string, std::vector<Provider>> versions_by_name;
+  std::unordered_set<std::string> system_names;
+  // Solvables are allocated a run of same-repo records at a time (one by one, libsolv grows
+  // its array by 255 each time); the ids are those one-by-one adding would give.
+  std::vector<Id> next_solvable(records.size(), 0);
+  for (RecordId id = 0; id < records.size();) {
+    if (!included[id]) {
+      ++id;
+      continue;
+    }
+    const RecordKind kind = records[id].kind;
+    int run = 0;
+    RecordId end = id;
+    for (; end < records.size() && (!included[end] || records[end].kind == kind); ++end) {
+      if (included[end]) ++run;
+    }
+    Id solvable = (kind == RecordKind::system ? system : available).add_solvables(run);
+    for (; id < end; ++id) {
+      if (included[id]) next_solvable[id] = solvable++;
+    }
+  }
+  record_of_solvable_.resize(static_cast<std::size_t>(pool_.solvable_count()), no_record);
   for (RecordId id = 0; id < records.size(); ++id) {
     if (!included[id]) continue;
     const PackageRecord& record = records[id];
-    solv::Repo& repo = record.kind == RecordKind::system ? system : available;
+    const bool is_system = record.kind == RecordKind::system;
+    solv::Repo& repo = is_system ? system : available;
     const Id name = pool_.intern(record.name);
-    const Id solvable = repo.add_solvable(name, pool_.intern(to_evr(record.version)));
+    const Id solvable = next_solvable[id];
+    repo.set_solvable(solvable, name, pool_.intern(to_evr(record.version)));
     solvable_of_record_[id] = solvable;
-    record_of_solvable_.resize(static_cast<std::size_t>(solvable) + 1, no_record);
     record_of_solvable_[static_cast<std::size_t>(solvable)] = id;
-    providers_[record.name].push_back({solvable, record.version});
+    providers_[record.name].list.push_back({solvable, &record.version});
+    if (is_system) {
+      system_names.insert(record.name);
+    } else {
+      versions_by_name[record.name].push_back({solvable, &record.version});
+    }
     for (const Provide& provide : record.provides) {
       const core::Version& version = provide.version ? *provide.version : record.version;
       // A plain name provide lets libsolv see the edge too (e.g. in its own messages).
       repo.add_provide(solvable, pool_.intern(provide.name));
-      providers_[provide.name].push_back({solvable, version});
+      providers_[provide.name].list.push_back({solvable, &version});
     }
   }
+  index_providers();
+  // A name with a system record keeps libsolv's own rules: they also decide what may
+  // replace what is installed.
+  for (const std::string& name : system_names) versions_by_name.erase(name);
   // Dependencies go in after every record exists so the same key ids are shared.
   for (RecordId id = 0; id < records.size(); ++id) {
     // System records are facts about the target: what they would need is not solved for.
@@ -107,25 +142,80 @@ void Universe::add_records() {
     const Id solvable = solvable_of_record_[id];
     requirement_deps_[id].reserve(record.requirements.size());
     for (const Dependency& requirement : record.requirements) {
-      const Id dep = dep_of(requirement, true);
+      const Id dep = dep_of(requirement, true, true);
       repo.add_requirement(solvable, dep);
       requirement_deps_[id].push_back(dep);
     }
     for (const Dependency& conflict : record.conflicts) {
-      const Id dep = dep_of(conflict, false);
+      const Id dep = dep_of(conflict, false, true);
       repo.add_conflict(solvable, dep);
       conflict_origin_.emplace(pair_key(solvable, dep), conflict.origin);
     }
   }
+  // Last, so that a version's own dependencies come first, as without a ladder.
+  add_version_ladders(available, versions_by_name);
   available.internalize();
   system.internalize();
   pool_.set_installed(system);
 }
 
+// "At most one version of X" as a sequential counter: with X's versions v0 < v1 < … < vn-1,
+// auxiliary solvable k (k < n-1) stands for "some version at position <= k is installed":
+//   vk requires rung k;  rung k requires rung k+1;  vk conflicts with rung k-1.
+// Installing vj installs every rung from j up, and every vk above j conflicts with one of
+// them, while every vk below j would need rung j-1, which vj conflicts with. The versions
+// are marked multiversion so libsolv leaves out its pairwise rules; its version preference
+// is by name and unchanged.
+void Universe::add_version_ladders(
+    solv::Repo& repo, std::unordered_map<std::string, std::vector<Provider>>& by_name) {
+  const Id empty_evr = pool_.intern("");
+  const std::size_t min_versions = std::max<std::size_t>(options_.ladder_min_versions, 2);
+  std::size_t aux_count = 0;
+  for (const auto& entry : by_name) {
+    if (entry.second.size() >= min_versions) aux_count += entry.second.size() - 1;
+  }
+  if (aux_count == 0) return;
+  Id next_aux = repo.add_solvables(static_cast<int>(aux_count));
+  rung_of_version_.assign(static_cast<std::size_t>(pool_.solvable_count()), Rung{no_ladder, 0});
+  rung_of_aux_.assign(static_cast<std::size_t>(pool_.solvable_count()), Rung{no_ladder, 0});
+  std::size_t ladder = 0;
+  for (auto& [name, versions] : by_name) {
+    if (versions.size() < min_versions) continue;
+    std::stable_sort(versions.begin(), versions.end(),
+                     [](const Provider& a, const Provider& b) { return *a.version < *b.version; });
+    const std::size_t rungs = versions.size() - 1;
+    std::vector<Id> rung_names(rungs);
+    std::vector<Id> rung_solvables(rungs);
+    // `#` never occurs in a normalized package name.
+    std::string rung_name = name + '#';
+    const std::size_t prefix = rung_name.size();
+    for (std::size_t k = 0; k < rungs; ++k) {
+      rung_name.resize(prefix);
+      rung_name += std::to_string(k);
+      rung_names[k] = pool_.intern(rung_name);
+      const auto name_index = static_cast<std::size_t>(rung_names[k]);
+      if (name_index >= is_rung_name_.size()) is_rung_name_.resize(name_index + 1, false);
+      is_rung_name_[name_index] = true;
+      rung_solvables[k] = next_aux++;
+      repo.set_solvable(rung_solvables[k], rung_names[k], empty_evr);
+      rung_of_aux_[static_cast<std::size_t>(rung_solvables[k])] = Rung{ladder, k};
+    }
+    for (std::size_t k = 0; k < versions.size(); ++k) {
+      const Id version = versions[k].solvable;
+      laddered_.push(version);
+      rung_of_version_[static_cast<std::size_t>(version)] = Rung{ladder, k};
+      if (k < rungs) repo.add_requirement(version, rung_names[k]);
+      if (k > 0) repo.add_conflict(version, rung_names[k - 1]);
+      if (k + 1 < rungs) repo.add_requirement(rung_solvables[k], rung_names[k + 1]);
+    }
+    ++ladder;
+  }
+}
+
 void Universe::add_imposed_conflicts() {
   for (const ImposedConflict& conflict : request_.conflicts) {
     if (!conflict.other) continue;  // forbids are jobs
-    const Id other = dep_of(*conflict.other, false);
+    const Id other = dep_of(*conflict.other, false, true);
     const std::string subject = normalize_package_name(conflict.subject.name);
     for (const RecordId id : database_.find(subject)) {
       const PackageRecord& record = database_.record(id);
@@ -156,7 +246,11 @@ void Universe::add_jobs() {
   }
   for (std::size_t i = 0; i < request_.conflicts.size(); ++i) {
     if (request_.conflicts[i].other) continue;
-    push_dep(SOLVER_ERASE, dep_of(request_.conflicts[i].subject, false), JobKind::forbid, i);
+    push_dep(SOLVER_ERASE, dep_of(request_.conflicts[i].subject, false, true), JobKind::forbid, i);
+  }
+  if (!laddered_.empty()) {
+    push(SOLVER_MULTIVERSION | SOLVER_SOLVABLE_ONE_OF, pool_.list_id(laddered_),
+         {JobKind::preference, 0, 0});
   }
   const auto& records = database_.records();
   for (RecordId id = 0; id < records.size(); ++id) {
@@ -195,7 +289,7 @@ void Universe::add_jobs() {
   }
 }
 
-Id Universe::dep_of(const Dependency& dependency, bool prerelease_policy) {
+Id Universe::dep_of(const Dependency& dependency, bool prerelease_policy, bool lasting) {
   // The specifiers as written, in order: cheap to build (no canonical sort) and it reads
   // better in explanations (`>=1.3.8,<=1.4.0`). Equal sets written differently merely get
   // two relations with the same answer.
@@ -208,14 +302,23 @@ Id Universe::dep_of(const Dependency& dependency, bool prerelease_policy) {
     display += specifiers[i].version_text();
   }
   const Id argument = pool_.intern(prerelease_policy ? display : display + " (any)");
-  auto [it, inserted] = key_of_argument_.emplace(argument, keys_.size());
-  if (inserted) {
-    std::string name = display.substr(0, name_length);
-    keys_.push_back({std::move(name), dependency.specifier, prerelease_policy, std::move(display)});
+  const auto slot = static_cast<std::size_t>(argument);
+  if (slot >= key_of_argument_.size()) {
+    key_of_argument_.resize(std::max(slot + 1, static_cast<std::size_t>(pool_.string_count())),
+                            no_key);
   }
-  const Id dep = pool_.namespace_dep(argument);
-  key_of_dep_.emplace(dep, it->second);
-  return dep;
+  if (key_of_argument_[slot] == no_key) {
+    key_of_argument_[slot] = static_cast<std::uint32_t>(keys_.size());
+    const core::SpecifierSet* specifier = &dependency.specifier;
+    if (!lasting) specifier = &owned_specifiers_.emplace_back(dependency.specifier);
+    std::string name = display.substr(0, name_length);
+    const auto found = providers_.find(name);
+    const NameProviders* providers = found == providers_.end() ? nullptr : &found->second;
+    DepKey& key = keys_.emplace_back(
+        DepKey{std::move(name), specifier, providers, prerelease_policy, std::move(display)});
+    bound_candidates(key);
+  }
+  return pool_.namespace_dep(argument);
 }
 
 bool Universe::prereleases_allowed(const std::string& name) const {
@@ -230,7 +333,7 @@ bool Universe::prereleases_allowed(const std::string& name) const {
 // those of the packages finally chosen, which makes this slightly more permissive than pip.
 void Universe::enable_prereleases() {
   for (const DepKey& key : keys_) {
-    if (key.prerelease_policy) enable_prereleases_for(key.name, key.specifier);
+    if (key.prerelease_policy) enable_prereleases_for(key.name, key.providers, *key.specifier);
   }
   // pip also merges several requirements on one name: those of one package, and the roots.
   auto merge_by_name = [this](const std::vector<Dependency>& dependencies) {
@@ -243,7 +346,11 @@ void Universe::enable_prereleases() {
       }
     }
     for (const auto& [name, entry] : merged) {
-      if (entry.second > 1) enable_prereleases_for(name, entry.first);
+      if (entry.second > 1) {
+        const auto found = providers_.find(name);
+        enable_prereleases_for(name, found == providers_.end() ? nullptr : &found->second,
+                               entry.first);
+      }
     }
   };
   merge_by_name(request_.requirements);
@@ -256,37 +363,104 @@ void Universe::enable_prereleases() {
   }
 }
 
-void Universe::enable_prereleases_for(const std::string& name,
+void Universe::enable_prereleases_for(const std::string& name, const NameProviders* providers,
                                       const core::SpecifierSet& specifier) {
-  if (prereleases_allowed(name)) return;
-  const auto& candidates = providers(name);
+  if (providers == nullptr || !providers->any_prerelease || prereleases_allowed(name)) return;
+  const std::vector<Provider>& candidates = providers->list;
   const bool admits_prereleases =
       mentions_prerelease(specifier) ||
       std::none_of(candidates.begin(), candidates.end(), [&](const Provider& p) {
-        return !p.version.is_prerelease() && specifier.contains(p.version, true);
+        return !p.version->is_prerelease() && specifier.contains(*p.version, true);
       });
   if (!admits_prereleases) return;
   for (const Provider& p : candidates) {
-    if (p.version.is_prerelease() && specifier.contains(p.version, true)) {
+    if (p.version->is_prerelease() && specifier.contains(*p.version, true)) {
       enabled_prereleases_.insert(p.solvable);
     }
   }
 }
 
-std::vector<Id> Universe::resolve(Id argument) const {
-  const auto found = key_of_argument_.find(argument);
-  if (found == key_of_argument_.end()) return {};
-  const DepKey& key = keys_[found->second];
-  const bool any_prerelease = !key.prerelease_policy || prereleases_allowed(key.name);
-  std::vector<Id> matches;
-  for (const Provider& provider : providers(key.name)) {
-    if (!any_prerelease && provider.version.is_prerelease() &&
-        enabled_prereleases_.count(provider.solvable) == 0) {
-      continue;
+void Universe::index_providers() {
+  for (auto& [name, providers] : providers_) {
+    const std::vector<Provider>& list = providers.list;
+    std::vector<std::uint32_t>& order = providers.by_version;
+    order.resize(list.size());
+    for (std::size_t i = 0; i < list.size(); ++i) {
+      order[i] = static_cast<std::uint32_t>(i);
+      if (list[i].version->is_prerelease()) providers.any_prerelease = true;
     }
-    if (key.specifier.contains(provider.version, true)) matches.push_back(provider.solvable);
+    std::stable_sort(order.begin(), order.end(), [&list](std::uint32_t a, std::uint32_t b) {
+      return *list[a].version < *list[b].version;
+    });
   }
-  return matches;
+}
+
+// `>=` holds on a suffix of the versions in PEP 440 order and `<=` (which compares public
+// versions) on a prefix, so they narrow the candidates by binary search; resolve() checks the
+// other specifiers (contains(v, true) is every specifier matching) on what is left.
+void Universe::bound_candidates(DepKey& key) {
+  if (key.providers == nullptr) return;
+  const std::vector<std::uint32_t>& order = key.providers->by_version;
+  const std::vector<Provider>& list = key.providers->list;
+  auto first = order.begin();
+  auto last = order.end();
+  key.bounded = true;
+  for (const core::Specifier& specifier : key.specifier->specifiers()) {
+    auto matches = [&](std::uint32_t i) { return specifier.matches(*list[i].version); };
+    if (specifier.op() == core::Operator::greater_equal) {
+      first = std::partition_point(first, last, [&](std::uint32_t i) { return !matches(i); });
+    } else if (specifier.op() == core::Operator::less_equal) {
+      last = std::partition_point(first, last, matches);
+    } else {
+      key.bounded = false;
+    }
+  }
+  key.begin = static_cast<std::uint32_t>(first - order.begin());
+  key.end = static_cast<std::uint32_t>(last - order.begin());
+}
+
+std::vector<Id> Universe::resolve(Id argument) const {
+  const auto slot = static_cast<std::size_t>(argument);
+  if (slot >= key_of_argument_.size() || key_of_argument_[slot] == no_key) return {};
+  const DepKey& key = keys_[key_of_argument_[slot]];
+  const bool any_prerelease = !key.prerelease_policy || prereleases_allowed(key.name);
+  if (key.providers == nullptr) return {};
+  const std::vector<Provider>& list = key.providers->list;
+  const std::uint32_t* first = key.providers->by_version.data() + key.begin;
+  const std::uint32_t* last = key.providers->by_version.data() + key.end;
+  const bool narrowed = key.begin != 0 || key.end != key.providers->by_version.size();
+  const bool check_prereleases = !any_prerelease && key.providers->any_prerelease;
+  auto is_bound = [](const core::Specifier& specifier) {
+    return specifier.op() == core::Operator::greater_equal ||
+           specifier.op() == core::Operator::less_equal;
+  };
+  auto admits = [&](const Provider& provider) {
+    if (check_prereleases && provider.version->is_prerelease() &&
+        enabled_prereleases_.count(provider.solvable) == 0) {
+      return false;
+    }
+    if (key.bounded) return true;
+    const auto& specifiers = key.specifier->specifiers();
+    return std::all_of(specifiers.begin(), specifiers.end(), [&](const core::Specifier& s) {
+      return is_bound(s) || s.matches(*provider.version);
+    });
+  };
+  std::vector<Id> result;
+  if (!narrowed) {
+    for (const Provider& provider : list) {
+      if (admits(provider)) result.push_back(provider.solvable);
+    }
+    return result;
+  }
+  // Back in insertion order: libsolv breaks some ties by the order of a provider list.
+  std::vector<std::uint32_t> matching;
+  for (auto it = first; it < last; ++it) {
+    if (admits(list[*it])) matching.push_back(*it);
+  }
+  std::sort(matching.begin(), matching.end());
+  result.reserve(matching.size());
+  for (std::uint32_t i : matching) result.push_back(list[i].solvable);
+  return result;
 }
 
 bool Universe::is_record(Id solvable) const {
@@ -295,11 +469,50 @@ bool Universe::is_record(Id solvable) const {
          record_of_solvable_[index] != no_record;
 }
 
-const DepKey& Universe::key_of(Id dep) const { return keys_.at(key_of_dep_.at(dep)); }
+const Rung* Universe::rung(Id solvable) const {
+  const auto index = static_cast<std::size_t>(solvable);
+  if (solvable <= 0 || index >= rung_of_aux_.size()) return nullptr;
+  return rung_of_aux_[index].ladder == no_ladder ? nullptr : &rung_of_aux_[index];
+}
+
+bool Universe::is_rung_dep(Id dep) const {
+  const auto index = static_cast<std::size_t>(dep);
+  return dep > 0 && index < is_rung_name_.size() && is_rung_name_[index];
+}
+
+const Rung* Universe::version_rung(Id solvable) const {
+  const auto index = static_cast<std::size_t>(solvable);
+  if (solvable <= 0 || index >= rung_of_version_.size()) return nullptr;
+  return rung_of_version_[index].ladder == no_ladder ? nullptr : &rung_of_version_[index];
+}
+
+bool Universe::climbs_to(Id version, Id aux) const {
+  const Rung* from = version_rung(version);
+  const Rung* target = rung(aux);
+  return from != nullptr && target != nullptr && from->ladder == target->ladder &&
+         from->position <= target->position;
+}
+
+std::uint32_t Universe::key_index(Id dep) const {
+  const auto slot = static_cast<std::size_t>(pool_.namespace_argument(dep));
+  return slot == 0 || slot >= key_of_argument_.size() ? no_key : key_of_argument_[slot];
+}
+
+const DepKey& Universe::key_of(Id dep) const {
+  const std::uint32_t index = key_index(dep);
+  if (index == no_key) throw std::out_of_range("not a dependency of this universe");
+  return keys_[index];
+}
 
 const JobInfo* Universe::job_info(Id job_index) const {
   const auto slot = static_cast<std::size_t>(job_index) / 2;
   return slot < job_infos_.size() ? &job_infos_[slot] : nullptr;
+}
+
+Id Universe::requirement_dep(RecordId id, std::size_t index) {
+  const std::vector<Id>& deps = requirement_deps_.at(id);
+  if (index < deps.size()) return deps[index];
+  return dep_of(database_.record(id).requirements.at(index), true, true);
 }
 
 const Dependency* Universe::requirement_of(Id solvable, Id dep) const {
@@ -324,7 +537,7 @@ std::vector<std::string> Universe::conflict_origins(Id solvable, Id dep) const {
 const std::vector<Provider>& Universe::providers(const std::string& name) const {
   static const std::vector<Provider> none;
   const auto found = providers_.find(name);
-  return found == providers_.end() ? none : found->second;
+  return found == providers_.end() ? none : found->second.list;
 }
 
 std::string Universe::version_text(Id solvable) const {

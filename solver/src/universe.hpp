@@ -2,6 +2,8 @@
 // The libsolv side of one solve: a pool filled from a Database and a Request, the job queue,
 // and the side tables that map libsolv ids back to bevenv's records and origins.
 #include <cstddef>
+#include <cstdint>
+#include <deque>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
@@ -15,13 +17,22 @@
 
 namespace bevenv::solver::detail {
 
+struct NameProviders;
+
 // A dependency as libsolv sees it: one namespace relation per distinct (name, specifier,
 // policy); bevenv answers which solvables satisfy it.
 struct DepKey {
   std::string name;
-  core::SpecifierSet specifier;
+  const core::SpecifierSet* specifier = nullptr;  // the Database's, the Request's or owned
+  const NameProviders* providers = nullptr;       // of `name`; null when nothing answers
   bool prerelease_policy = true;  // false: plain PEP 440 membership (conflicts, forbids)
   std::string display;            // `name specifier`
+  // The `>=`/`<=` specifiers bound the candidates to providers->by_version[begin, end), found
+  // when the key is made (its versions are then in cache); `bounded` says whether all of the
+  // specifiers are such bounds, leaving nothing else to check.
+  std::uint32_t begin = 0;
+  std::uint32_t end = 0;
+  bool bounded = false;
 };
 
 enum class JobKind : unsigned char { requirement, forbid, lock, preference };
@@ -34,12 +45,35 @@ struct JobInfo {
 
 struct Provider {
   Id solvable = 0;
-  core::Version version;
+  const core::Version* version = nullptr;  // the Database's
+};
+
+// Every solvable answering to a name, and the same in PEP 440 order (indexes into `list`).
+struct NameProviders {
+  std::vector<Provider> list;
+  std::vector<std::uint32_t> by_version;
+  bool any_prerelease = false;
+};
+
+struct UniverseOptions {
+  // libsolv forbids two versions of one name with a rule per pair of versions, n(n-1)/2 of
+  // them: 4 851 for 99 versions, millions in a large index, and sorting them dominates the
+  // solve. Names with at least this many versions in the pool get a chain of n-1 auxiliary
+  // solvables instead (3n rules, see add_version_ladders()). The curated matrix stays below
+  // it (torch has the most records, 30), so its locks and explanations are libsolv's own.
+  std::size_t ladder_min_versions = 40;
+};
+
+// One auxiliary solvable of a name's version ladder: rung k stands for "a version at
+// position <= k is installed" (positions count the name's versions, oldest first).
+struct Rung {
+  std::size_t ladder = 0;
+  std::size_t position = 0;
 };
 
 class Universe {
  public:
-  Universe(const Database& database, const Request& request);
+  Universe(const Database& database, const Request& request, const UniverseOptions& options = {});
   Universe(const Universe&) = delete;
   Universe& operator=(const Universe&) = delete;
 
@@ -52,12 +86,23 @@ class Universe {
     return record_of_solvable_.at(static_cast<std::size_t>(solvable));
   }
   bool is_record(Id solvable) const;
+  // The rung `solvable` is, when it is a ladder's auxiliary solvable (never in a result).
+  const Rung* rung(Id solvable) const;
+  // The place of a laddered version on its name's ladder, else null.
+  const Rung* version_rung(Id solvable) const;
+  // Whether `dep` is the dependency of a version on its own rung.
+  bool is_rung_dep(Id dep) const;
+  // Whether installing `version` installs `aux` through its ladder (same name, `version` at
+  // or below the rung), so that a conflict with `aux` is one with `version`.
+  bool climbs_to(Id version, Id aux) const;
   const DepKey& key_of(Id dep) const;
-  bool is_known_dep(Id dep) const { return key_of_dep_.count(dep) != 0; }
+  bool is_known_dep(Id dep) const { return key_index(dep) != no_key; }
   const JobInfo* job_info(Id job_index) const;
   // The dependency of a root requirement's job.
   Id root_dep(std::size_t requirement) const { return root_deps_.at(requirement); }
 
+  // The relation requirement `index` of record `id` is (or, for a system record, would be).
+  Id requirement_dep(RecordId id, std::size_t index);
   // The requirement of `solvable`'s record that became `dep`.
   const Dependency* requirement_of(Id solvable, Id dep) const;
   // Origins of the conflicts of `solvable` that became `dep` (declared and imposed).
@@ -66,36 +111,54 @@ class Universe {
   const std::vector<Provider>& providers(const std::string& name) const;
   std::vector<Id> candidates(Id dep) { return pool_.whatprovides(dep); }
 
-  Id dep_of(const Dependency& dependency, bool prerelease_policy);
+  // `lasting`: `dependency` outlives the Universe (it is the Database's or the Request's), so
+  // its specifier need not be copied.
+  Id dep_of(const Dependency& dependency, bool prerelease_policy, bool lasting = false);
   std::string version_text(Id solvable) const;
 
  private:
   std::vector<bool> reachable_records() const;
   void add_records();
+  void add_version_ladders(solv::Repo& repo,
+                           std::unordered_map<std::string, std::vector<Provider>>& by_name);
   void add_imposed_conflicts();
   void add_jobs();
   void enable_prereleases();
-  void enable_prereleases_for(const std::string& name, const core::SpecifierSet& specifier);
+  void enable_prereleases_for(const std::string& name, const NameProviders* candidates,
+                              const core::SpecifierSet& specifier);
+  static constexpr std::uint32_t no_key = 0xffffffffu;
+  std::uint32_t key_index(Id dep) const;
+  void index_providers();
+  static void bound_candidates(DepKey& key);
   std::vector<Id> resolve(Id argument) const;
   bool prereleases_allowed(const std::string& name) const;
 
   const Database& database_;
   const Request& request_;
+  UniverseOptions options_;
   solv::Pool pool_;
   solv::Queue jobs_;
   std::vector<RecordId> record_of_solvable_;  // by solvable id; SIZE_MAX for libsolv's own
   std::vector<Id> solvable_of_record_;
-  std::unordered_map<std::string, std::vector<Provider>> providers_;
+  std::unordered_map<std::string, NameProviders> providers_;
   std::vector<DepKey> keys_;
-  std::unordered_map<Id, std::size_t> key_of_argument_;
-  std::unordered_map<Id, std::size_t> key_of_dep_;
-  std::vector<JobInfo> job_infos_;  // by job index / 2
-  std::vector<Id> root_deps_;       // by root requirement
+  std::deque<core::SpecifierSet> owned_specifiers_;  // of keys made from temporaries
+  std::vector<std::uint32_t> key_of_argument_;       // by the argument's string id
+  std::vector<JobInfo> job_infos_;                   // by job index / 2
+  std::vector<Id> root_deps_;                        // by root requirement
   // Pre-release solvables some requirement admits (see enable_prereleases()).
   std::unordered_set<Id> enabled_prereleases_;
   // By record: the relation each of its requirements became (same order as the record's).
   std::vector<std::vector<Id>> requirement_deps_;
   std::unordered_multimap<std::uint64_t, std::string> conflict_origin_;
+  // Version ladders: the laddered versions (marked multiversion, so libsolv writes no pairwise
+  // rules for them), each version's rung position, and the rungs by auxiliary solvable.
+  solv::Queue laddered_;
+  // By solvable id; `ladder` is no_ladder where the solvable has no rung.
+  static constexpr std::size_t no_ladder = static_cast<std::size_t>(-1);
+  std::vector<Rung> rung_of_version_;
+  std::vector<Rung> rung_of_aux_;
+  std::vector<bool> is_rung_name_;  // by string id
 };
 
 }  // namespace bevenv::solver::detail

@@ -1,5 +1,6 @@
 #include "solv/pool.hpp"
 
+#include <cstdint>
 #include <stdexcept>
 
 #include "solv/queue.hpp"
@@ -23,6 +24,16 @@ std::string_view Pool::text(Id id) const { return pool_id2str(pool_.get(), id); 
 
 Id Pool::namespace_dep(Id argument) {
   return pool_rel2id(pool_.get(), namespace_name_, argument, REL_NAMESPACE, 1);
+}
+
+Id Pool::namespace_argument(Id dep) const {
+  // ISRELDEP/GETRELDEP, without their sign conversions.
+  constexpr std::uint32_t rel_bit = 0x80000000u;
+  const auto bits = static_cast<std::uint32_t>(dep);
+  if ((bits & rel_bit) == 0) return 0;
+  const ::Reldep* relation = pool_->rels + (bits ^ rel_bit);
+  if (relation->flags != REL_NAMESPACE || relation->name != namespace_name_) return 0;
+  return relation->evr;
 }
 
 void Pool::set_namespace_resolver(NamespaceResolver resolver) {

@@ -31,6 +31,9 @@ class Pool {
   // The relation `namespace(argument)` that resolve_namespace() answers.
   Id namespace_dep(Id argument);
   void set_namespace_resolver(NamespaceResolver resolver);
+  // The argument of `dep` when it is a namespace_dep(), else 0.
+  Id namespace_argument(Id dep) const;
+  Id string_count() const { return pool_.get()->ss.nstrings; }
 
   // Compares two EVR strings as the solver's policy will.
   int compare_evr(const std::string& a, const std::string& b) const;

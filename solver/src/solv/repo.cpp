@@ -5,14 +5,22 @@
 namespace bevenv::solver::solv {
 
 Id Repo::add_solvable(Id name, Id evr) {
-  const Id id = repo_add_solvable(repo_);
+  const Id id = add_solvables(1);
+  set_solvable(id, name, evr);
+  return id;
+}
+
+Id Repo::add_solvables(int count) { return repo_add_solvable_block(repo_, count); }
+
+void Repo::set_solvable(Id id, Id name, Id evr) {
   ::Solvable& s = pool_->solvable(id);
   s.name = name;
   s.evr = evr;
   s.arch = ARCH_NOARCH;
-  s.provides =
-      repo_addid_dep(repo_, s.provides, pool_rel2id(pool_->raw(), name, evr, REL_EQ, 1), 0);
-  return id;
+  // The plain name, not `name = evr`: bevenv never asks libsolv to match versions (its
+  // dependencies are namespace relations), and libsolv's relation hash clusters badly on
+  // (name, evr) pairs, which made interning them a tenth of a 100k-version solve.
+  s.provides = repo_addid_dep(repo_, s.provides, name, 0);
 }
 
 void Repo::add_provide(Id solvable, Id dep) {

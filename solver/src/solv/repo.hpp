@@ -12,8 +12,12 @@ class Repo {
  public:
   Repo(Pool& pool, ::Repo* repo) : pool_(&pool), repo_(repo) {}
 
-  // Adds a solvable that provides its own name at `evr`; returns its id.
+  // Adds a solvable named `name` at `evr` that provides its name; returns its id.
   Id add_solvable(Id name, Id evr);
+  // Reserves `count` consecutive solvables (ids as `count` add_solvable calls would give, in
+  // one allocation); returns the first. Each must then be set with set_solvable().
+  Id add_solvables(int count);
+  void set_solvable(Id solvable, Id name, Id evr);
   void add_provide(Id solvable, Id dep);
   void add_requirement(Id solvable, Id dep);
   void add_conflict(Id solvable, Id dep);
