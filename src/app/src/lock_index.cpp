@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <set>
+#include <utility>
 
 #include "bevenv/core/error.hpp"
 #include "bevenv/core/name.hpp"
@@ -57,9 +58,15 @@ std::vector<std::pair<core::Version, const index::Artifact*>> releases(
   return out;
 }
 
+// What the lock asks of one uncurated package so far: root specifiers (the request, the
+// profile, `--require`) and the specifiers of its dependents.
 struct Wanted {
-  std::vector<core::SpecifierSet> specifiers;
+  std::vector<core::SpecifierSet> root_specifiers;
+  std::vector<core::SpecifierSet> specifiers;  // from dependents
+  std::set<std::string> root_texts, texts;     // canonical texts of the two lists
   std::set<std::string> extras;
+  bool prereleases = false;         // the request allows pre-releases of it
+  std::size_t extras_expanded = 0;  // extras the versions read so far were expanded with
 };
 
 struct Fetched {
@@ -71,11 +78,10 @@ struct Fetched {
 // Requires-Dist entries that apply on the target, with the extras asked of the package.
 std::vector<core::Requirement> applicable(const index::CoreMetadata& metadata,
                                           const std::set<std::string>& extras,
-                                          const core::MarkerEnvironment& base) {
+                                          core::MarkerEnvironment& env) {
   std::vector<core::Requirement> out;
   for (const auto& requirement : metadata.requires_dist) {
     bool applies = false;
-    core::MarkerEnvironment env = base;
     env.values["extra"] = "";
     if (auto r = requirement.marker.evaluate(env); r && *r) applies = true;
     for (const auto& extra : extras) {
@@ -88,16 +94,61 @@ std::vector<core::Requirement> applicable(const index::CoreMetadata& metadata,
   return out;
 }
 
-void want(std::map<std::string, Wanted>& wanted, const std::string& name,
-          const core::SpecifierSet& specifier, const std::vector<std::string>& extras = {}) {
-  if (is_virtual(name)) return;
+// Adds `specifier` unless an equal one (by canonical text) is there already; true when added.
+bool add_unique(std::vector<core::SpecifierSet>& specifiers, std::set<std::string>& texts,
+                const core::SpecifierSet& specifier) {
+  if (!texts.insert(specifier.to_string()).second) return false;
+  specifiers.push_back(specifier);
+  return true;
+}
+
+// Records what is asked of `name`; true when that widens or narrows its candidates or extras.
+bool want(std::map<std::string, Wanted>& wanted, const std::string& name,
+          const core::SpecifierSet& specifier, const std::vector<std::string>& extras, bool root) {
+  if (is_virtual(name)) return false;
+  const bool fresh = wanted.count(name) == 0;
   Wanted& w = wanted[name];
-  const std::string text = specifier.to_string();
-  const bool known =
-      std::any_of(w.specifiers.begin(), w.specifiers.end(),
-                  [&](const core::SpecifierSet& s) { return s.to_string() == text; });
-  if (!known) w.specifiers.push_back(specifier);
-  w.extras.insert(extras.begin(), extras.end());
+  bool changed = root ? add_unique(w.root_specifiers, w.root_texts, specifier)
+                      : add_unique(w.specifiers, w.texts, specifier);
+  for (const auto& extra : extras) changed = w.extras.insert(extra).second || changed;
+  return changed || fresh;
+}
+
+using Release = std::pair<core::Version, const index::Artifact*>;
+
+// The versions the solver may need to see: every release the specifiers allow (pre-releases
+// where the request allows them, or where a specifier has no final release), so the lock never
+// depends on how many versions were read.
+std::set<std::size_t> candidates(const std::vector<Release>& releases, const Wanted& w) {
+  auto matching = [&](const core::SpecifierSet& specifier) {
+    std::set<std::size_t> out;
+    const std::optional<bool> pre = w.prereleases ? std::optional<bool>(true) : std::nullopt;
+    for (std::size_t i = 0; i < releases.size(); ++i) {
+      if (specifier.contains(releases[i].first, pre)) out.insert(i);
+    }
+    if (out.empty() && !w.prereleases) {
+      for (std::size_t i = 0; i < releases.size(); ++i) {
+        if (specifier.contains(releases[i].first, true)) out.insert(i);
+      }
+    }
+    return out;
+  };
+  // A root requirement holds whichever dependents are chosen, so for a root package every
+  // release it allows is a candidate; another package's candidates are what any dependent
+  // allows.
+  std::set<std::size_t> out;
+  if (!w.root_specifiers.empty()) {
+    for (std::size_t i = 0; i < releases.size(); ++i) out.insert(i);
+    for (const auto& root : w.root_specifiers) {
+      const auto keep = matching(root);
+      std::erase_if(out, [&](std::size_t i) { return keep.count(i) == 0; });
+    }
+  } else if (w.specifiers.empty()) {
+    for (std::size_t i = 0; i < releases.size(); ++i) out.insert(i);
+  } else {
+    for (const auto& specifier : w.specifiers) out.merge(matching(specifier));
+  }
+  return out;
 }
 
 void list_missing(IndexSession& session, const std::vector<std::string>& names) {
@@ -119,6 +170,71 @@ void list_missing(IndexSession& session, const std::vector<std::string>& names) 
 index::TagRanking ranking_for(const LockInputs& inputs) {
   return index::TagRanking(
       index::TargetTags::from(inputs.target.python, inputs.target.platform, inputs.target.glibc));
+}
+
+bool is_local(const std::string& url) { return url.starts_with("file://"); }
+
+// The database with `extra` appended to the requirements of those records. Records keep their
+// ids: they are added again in the same order.
+void add_requirements(solver::Database& database,
+                      const std::map<solver::RecordId, std::vector<solver::Dependency>>& extra) {
+  solver::Database rebuilt;
+  for (solver::RecordId id = 0; id < database.size(); ++id) {
+    solver::PackageRecord record = database.record(id);
+    if (const auto it = extra.find(id); it != extra.end())
+      record.requirements.insert(record.requirements.end(), it->second.begin(), it->second.end());
+    rebuilt.add(std::move(record));
+  }
+  database = std::move(rebuilt);
+}
+
+// The metadata to read to complete a curated record: the file that fits the target of its
+// version, where the source publishes its metadata (PEP 658) or has it on disk. Elsewhere (a
+// find-links page of multi-gigabyte torch wheels) the matrix's list stands as it is.
+struct Completion {
+  std::string name;
+  solver::RecordId record = 0;
+  index::Artifact artifact;
+};
+
+struct CompletionTarget {
+  std::string name;
+  solver::RecordId record = 0;
+  const matrix::PackageVersion* build = nullptr;
+};
+
+std::vector<Completion> completion_reads(IndexSession& session, const LockInputs& inputs,
+                                         const index::TagRanking& ranking,
+                                         const std::vector<CompletionTarget>& targets) {
+  std::vector<std::string> names;
+  for (const auto& t : targets) {
+    if (session.listings.count(t.name) == 0 &&
+        std::find(names.begin(), names.end(), t.name) == names.end())
+      names.push_back(t.name);
+  }
+  // A source that cannot be read leaves the record as the matrix has it; attach_artifacts()
+  // reports the source if the package is chosen.
+  if (!names.empty()) {
+    for (auto& [name, listing] : session.client->list(names, session.pinned)) {
+      if (listing) session.listings.emplace(name, std::move(listing).value());
+    }
+  }
+  std::vector<Completion> out;
+  for (const auto& t : targets) {
+    const auto listed = session.listings.find(t.name);
+    if (listed == session.listings.end() || !listed->second.source) continue;
+    const auto version = core::Version::parse(t.build->install_version());
+    if (!version) continue;
+    std::vector<const index::Artifact*> files;
+    for (const auto& a : listed->second.artifacts) {
+      if (a.version == *version) files.push_back(&a);
+    }
+    const index::Artifact* best = best_artifact(files, ranking, inputs.target.python);
+    if (best == nullptr || best->kind != index::ArtifactKind::wheel) continue;
+    if (!best->has_metadata_file && !is_local(best->url)) continue;
+    out.push_back({t.name, t.record, *best});
+  }
+  return out;
 }
 
 lockfiles::Source lock_source(const index::Source& source) {
@@ -177,68 +293,102 @@ std::unique_ptr<IndexSession> open_index(const LockOptions& options, const LockI
 }
 
 void add_index_records(IndexSession& session, const LockInputs& inputs, Translation& translation) {
-  const core::MarkerEnvironment env = inputs.target.marker_environment();
+  core::MarkerEnvironment env = inputs.target.marker_environment();
   const index::TagRanking ranking = ranking_for(inputs);
-  const std::size_t per_requirement = session.client->settings().candidates_per_package;
 
   std::map<std::string, Wanted> wanted;
-  for (const auto& d : translation.request.requirements) want(wanted, d.name, d.specifier);
+  std::set<std::string> dirty;  // packages whose candidates or extras may have changed
+  auto ask = [&](const std::string& name, const core::SpecifierSet& specifier,
+                 const std::vector<std::string>& extras, bool root) {
+    if (want(wanted, name, specifier, extras, root)) dirty.insert(name);
+  };
+  for (const auto& d : translation.request.requirements) ask(d.name, d.specifier, {}, true);
   if (inputs.profile != nullptr) {
-    for (const auto& r : inputs.profile->requirements) {
-      want(wanted, r.normalized_name(), r.specifier, r.extras);
-    }
+    for (const auto& r : inputs.profile->requirements)
+      ask(r.normalized_name(), r.specifier, r.extras, true);
   }
   for (const auto& u : inputs.requirements) {
-    want(wanted, u.requirement.normalized_name(), u.requirement.specifier, u.requirement.extras);
+    ask(u.requirement.normalized_name(), u.requirement.specifier, u.requirement.extras, true);
   }
 
   std::map<std::string, std::map<core::Version, Fetched>> fetched;
+  std::map<std::string, std::vector<Release>> releases_of;  // newest first, once per package
   std::set<std::string> expanded_curated;
-  while (true) {
-    // Curated packages: their matrix records say what they need.
-    bool grew = false;
-    for (const auto& [name, w] : std::map<std::string, Wanted>(wanted)) {
-      if (!is_curated(inputs, name) || !expanded_curated.insert(name).second) continue;
+  std::vector<CompletionTarget> to_complete;
+  std::map<solver::RecordId, std::vector<solver::Dependency>> completed;
+  // Breadth first: each round lists the packages asked for, reads the metadata of their new
+  // candidates in one parallel batch, and asks for what those need.
+  while (!dirty.empty()) {
+    const std::set<std::string> round = std::exchange(dirty, {});
+    std::vector<std::string> uncurated;
+    for (const auto& name : round) {
+      if (!is_curated(inputs, name)) {
+        uncurated.push_back(name);
+        continue;
+      }
+      // Curated packages: their matrix records say what they need; records whose list is
+      // not complete are completed from their metadata below.
+      if (!expanded_curated.insert(name).second) continue;
       for (const auto id : translation.database.find(name)) {
-        for (const auto& d : translation.database.record(id).requirements) {
-          if (!wanted.count(d.name)) grew = true;
-          want(wanted, d.name, d.specifier);
+        for (const auto& d : translation.database.record(id).requirements)
+          ask(d.name, d.specifier, {}, false);
+        const auto it = translation.records.find(id);
+        if (it != translation.records.end() && !it->second->deps_complete &&
+            it->second->build != matrix::BuildKind::source) {
+          to_complete.push_back({name, id, it->second});
         }
       }
     }
-    std::vector<std::string> uncurated;
-    for (const auto& [name, w] : wanted) {
-      if (!is_curated(inputs, name)) uncurated.push_back(name);
-    }
     list_missing(session, uncurated);
+    const auto completions = completion_reads(session, inputs, ranking, to_complete);
+    to_complete.clear();
 
     std::vector<index::Artifact> to_read;
     std::vector<std::pair<std::string, core::Version>> slots;
+    std::vector<std::string> reexpand;  // already read, asked for more extras
     for (const auto& name : uncurated) {
       const index::Listing& listing = session.listings.at(name);
       if (!listing.source) {
         throw Error(ExitCode::failure, "no source lists package `" + name + "`", kSourcesHint);
       }
-      const auto all = releases(listing, ranking, inputs.target.python);
-      std::set<core::Version> picks;
-      for (const auto& specifier : wanted[name].specifiers) {
-        std::size_t taken = 0;
-        for (const auto& [version, artifact] : all) {
-          if (taken == per_requirement) break;
-          if (!specifier.contains(version)) continue;
-          picks.insert(version);
-          ++taken;
-        }
-      }
-      for (const auto& version : picks) {
-        if (fetched[name].count(version) > 0) continue;
-        const auto it =
-            std::find_if(all.begin(), all.end(), [&](const auto& r) { return r.first == version; });
-        to_read.push_back(*it->second);
+      auto [it, inserted] = releases_of.try_emplace(name);
+      if (inserted) it->second = releases(listing, ranking, inputs.target.python);
+      Wanted& w = wanted.at(name);
+      w.prereleases = w.prereleases || translation.request.allow_prereleases ||
+                      translation.request.allow_prereleases_for.count(name) > 0;
+      auto& have = fetched[name];
+      if (!have.empty() && w.extras.size() != w.extras_expanded) reexpand.push_back(name);
+      w.extras_expanded = w.extras.size();
+      for (const std::size_t i : candidates(it->second, w)) {
+        const auto& [version, artifact] = it->second[i];
+        if (have.count(version) > 0) continue;
+        to_read.push_back(*artifact);
         slots.emplace_back(name, version);
       }
     }
+    for (const auto& c : completions) to_read.push_back(c.artifact);
     auto metadata = session.client->metadata(to_read);
+    for (std::size_t i = slots.size(); i < metadata.size(); ++i) {
+      const Completion& c = completions[i - slots.size()];
+      if (!metadata[i]) {
+        throw Error(
+            ExitCode::failure,
+            "cannot read the metadata of `" + c.artifact.filename + "`: " + metadata[i].error(),
+            kSourcesHint);
+      }
+      // The matrix wins where it speaks: only requirements on names it does not mention.
+      std::set<std::string> spoken;
+      for (const auto& d : translation.database.record(c.record).requirements)
+        spoken.insert(d.name);
+      for (const auto& r : applicable(*metadata[i], wanted.at(c.name).extras, env)) {
+        const std::string dep = r.normalized_name();
+        if (spoken.count(dep) > 0 || is_virtual(dep)) continue;
+        completed[c.record].push_back(
+            {dep, r.specifier, "metadata of `" + c.artifact.filename + "`"});
+        ask(dep, r.specifier, r.extras, false);
+      }
+    }
+    metadata.erase(metadata.begin() + static_cast<std::ptrdiff_t>(slots.size()), metadata.end());
     for (std::size_t i = 0; i < metadata.size(); ++i) {
       if (!metadata[i]) {
         throw Error(ExitCode::failure,
@@ -251,26 +401,24 @@ void add_index_records(IndexSession& session, const LockInputs& inputs, Translat
                                              *session.listings.at(name).source});
     }
     // Uncurated packages: their metadata says what they need, with the extras asked of them.
-    for (const auto& [name, versions] : fetched) {
-      for (const auto& [version, f] : versions) {
-        for (const auto& r : applicable(f.metadata, wanted[name].extras, env)) {
-          const std::string dep = r.normalized_name();
-          const std::size_t before =
-              wanted.count(dep) ? wanted[dep].specifiers.size() + wanted[dep].extras.size() : 0;
-          want(wanted, dep, r.specifier, r.extras);
-          if (wanted[dep].specifiers.size() + wanted[dep].extras.size() != before) grew = true;
-        }
-      }
+    auto expand = [&](const std::string& name, const Fetched& f) {
+      for (const auto& r : applicable(f.metadata, wanted.at(name).extras, env))
+        ask(r.normalized_name(), r.specifier, r.extras, false);
+    };
+    for (const auto& name : reexpand) {
+      for (const auto& [version, f] : fetched.at(name)) expand(name, f);
     }
-    if (!grew && to_read.empty()) break;
+    for (const auto& [name, version] : slots) expand(name, fetched.at(name).at(version));
   }
+
+  if (!completed.empty()) add_requirements(translation.database, completed);
 
   for (const auto& [name, versions] : fetched) {
     for (const auto& [version, f] : versions) {
       matrix::PackageVersion build;
       build.name = name;
       build.version = version;
-      build.requirements = applicable(f.metadata, wanted[name].extras, env);
+      build.requirements = applicable(f.metadata, wanted.at(name).extras, env);
       build.python = f.metadata.requires_python;
       if (f.source.kind == index::SourceKind::index)
         build.index_url = f.source.location;

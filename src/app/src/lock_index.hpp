@@ -34,9 +34,12 @@ std::optional<index::IndexSettings> index_settings(const LockOptions& options,
 std::unique_ptr<IndexSession> open_index(const LockOptions& options, const LockInputs& inputs);
 
 // Adds solver records for uncurated packages, from the first source listing each (curated
-// packages come only from the sources their matrix records name). Reads at most
-// `candidates_per_package` versions per package and requirement, newest first, and iterates
-// until every dependency has records. Throws core::Error (failure) naming the source and URL
+// packages come only from the sources their matrix records name): every version with a file
+// that fits the target and that the specifiers allow (for a root package, all its root
+// specifiers; for another, any dependent's), read breadth first until every dependency of every
+// record has records, so the solver sees the whole candidate set. Curated records whose dependency
+// list is not complete get the requirements their metadata names and the matrix does not, where
+// that metadata is a PEP 658 or local file. Throws core::Error (failure) naming the source and URL
 // when a source cannot be read.
 void add_index_records(IndexSession& session, const LockInputs& inputs, Translation& translation);
 

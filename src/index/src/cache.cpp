@@ -2,7 +2,7 @@
 
 #include <charconv>
 #include <chrono>
-#include <fstream>
+#include <cstdio>
 #include <sstream>
 
 #include "bevenv/core/fs.hpp"
@@ -14,11 +14,16 @@ namespace {
 namespace fs = std::filesystem;
 
 std::optional<std::string> slurp(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return std::nullopt;
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
-  return std::move(buffer).str();
+  std::FILE* file = std::fopen(path.c_str(), "rb");
+  if (file == nullptr) return std::nullopt;
+  std::string text;
+  char buffer[1 << 16];
+  std::size_t n = 0;
+  while ((n = std::fread(buffer, 1, sizeof buffer, file)) > 0) text.append(buffer, n);
+  const bool failed = std::ferror(file) != 0;
+  std::fclose(file);
+  if (failed) return std::nullopt;
+  return text;
 }
 
 std::int64_t to_int64(std::string_view text) {
@@ -73,6 +78,7 @@ std::optional<CachedPage> read_page(const fs::path& root, const std::string& url
     if (key == "content-type") out.page.content_type = value;
     if (key == "max-age") out.page.max_age = to_int64(value);
     if (key == "fetched") out.fetched_at = to_int64(value);
+    if (key == "sha256") out.page.body_sha256 = value;
   }
   return std::nullopt;  // no blank line: not a whole entry
 }
@@ -84,6 +90,7 @@ void write_page(const fs::path& root, const Page& page, std::int64_t now) {
   if (!page.last_modified.empty()) text += "last-modified " + page.last_modified + "\n";
   if (!page.content_type.empty()) text += "content-type " + page.content_type + "\n";
   text += "max-age " + std::to_string(page.max_age) + "\n";
+  if (!page.body_sha256.empty()) text += "sha256 " + page.body_sha256 + "\n";
   text += "fetched " + std::to_string(now) + "\n\n";
   text += page.body;
   write_atomic(keyed(root, "pages-v1", page.url), text);

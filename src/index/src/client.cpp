@@ -5,6 +5,7 @@
 #include <set>
 
 #include "bevenv/core/sha256.hpp"
+#include "local_files.hpp"
 
 namespace bevenv::index {
 namespace {
@@ -15,8 +16,6 @@ constexpr const char* kAcceptSimple =
     "application/vnd.pypi.simple.v1+json, application/vnd.pypi.simple.v1+html;q=0.2, "
     "text/html;q=0.01";
 
-std::string file_url(const fs::path& path) { return "file://" + path.string(); }
-
 std::map<std::string, std::vector<Artifact>> group_by_name(std::vector<Artifact> artifacts) {
   std::map<std::string, std::vector<Artifact>> out;
   for (auto& a : artifacts) {
@@ -24,23 +23,6 @@ std::map<std::string, std::vector<Artifact>> group_by_name(std::vector<Artifact>
     out[name].push_back(std::move(a));
   }
   return out;
-}
-
-core::Expected<std::map<std::string, std::vector<Artifact>>, std::string> read_directory(
-    const std::string& dir) {
-  std::error_code ec;
-  fs::directory_iterator it(dir, ec);
-  if (ec) return core::unexpected("cannot read the directory `" + dir + "`: " + ec.message());
-  std::vector<Artifact> artifacts;
-  for (const auto& entry : it) {
-    if (!entry.is_regular_file(ec)) continue;
-    const fs::path path = fs::absolute(entry.path()).lexically_normal();
-    auto artifact = artifact_from_filename(path.filename().string(), file_url(path));
-    if (!artifact) continue;
-    artifact->size = static_cast<std::uint64_t>(entry.file_size(ec));
-    artifacts.push_back(std::move(*artifact));
-  }
-  return group_by_name(std::move(artifacts));
 }
 
 std::optional<std::string> read_local(const std::string& path) {
@@ -55,17 +37,6 @@ std::optional<std::string> read_local(const std::string& path) {
 }
 
 bool is_json(const Page& page) { return page.content_type.find("json") != std::string::npos; }
-
-std::string hash_local_file(const fs::path& path) {
-  core::Sha256 hasher;
-  std::FILE* file = std::fopen(path.c_str(), "rb");
-  if (file == nullptr) return {};
-  char buffer[65536];
-  std::size_t n = 0;
-  while ((n = std::fread(buffer, 1, sizeof buffer, file)) > 0) hasher.update(buffer, n);
-  std::fclose(file);
-  return hasher.hex_digest();
-}
 
 core::Expected<CoreMetadata, std::string> metadata_from_file(const Artifact& artifact,
                                                              const fs::path& path) {
@@ -87,7 +58,10 @@ std::string local_path_of(const std::string& url) {
 IndexClient::IndexClient(IndexSettings settings, Reporter* reporter)
     : settings_(std::move(settings)),
       sources_(settings_.sources()),
-      transport_(settings_.transport, reporter) {}
+      transport_(settings_.transport, reporter),
+      local_(std::make_unique<local::LocalFiles>(settings_.transport.cache_dir)) {}
+
+IndexClient::~IndexClient() = default;
 
 void IndexClient::load_find_links(const std::vector<Source>& wanted) {
   std::vector<PageRequest> requests;
@@ -95,7 +69,12 @@ void IndexClient::load_find_links(const std::vector<Source>& wanted) {
   for (const Source& source : wanted) {
     if (source.kind == SourceKind::index || link_pages_.count(source.location) > 0) continue;
     if (source.kind == SourceKind::directory) {
-      link_pages_.emplace(source.location, read_directory(source.location));
+      auto listed = local_->list_directory(source.location);
+      if (!listed) {
+        link_pages_.emplace(source.location, core::unexpected(listed.error()));
+      } else {
+        link_pages_.emplace(source.location, group_by_name(std::move(listed).value()));
+      }
       continue;
     }
     if (const std::string path = local_path_of(source.location); !path.empty()) {
@@ -212,10 +191,16 @@ std::vector<core::Expected<CoreMetadata, std::string>> IndexClient::metadata(
   std::vector<std::size_t> page_of;
   std::vector<FileRequest> files;
   std::vector<std::size_t> file_of;
+  std::vector<std::pair<const Artifact*, std::string>> local_files;
+  for (const Artifact& a : artifacts) {
+    if (std::string path = local_path_of(a.url); !path.empty())
+      local_files.emplace_back(&a, std::move(path));
+  }
+  local_->prefetch_metadata(local_files);
   for (std::size_t i = 0; i < artifacts.size(); ++i) {
     const Artifact& a = artifacts[i];
     if (const std::string path = local_path_of(a.url); !path.empty()) {
-      out[i] = metadata_from_file(a, path);
+      out[i] = local_->metadata(a, path);
     } else if (a.has_metadata_file) {
       pages.push_back({a.url + ".metadata", ""});
       page_of.push_back(i);
@@ -224,6 +209,7 @@ std::vector<core::Expected<CoreMetadata, std::string>> IndexClient::metadata(
       file_of.push_back(i);
     }
   }
+  local_->save();
   auto fetched = transport_.get(pages, "metadata");
   for (std::size_t k = 0; k < fetched.size(); ++k) {
     const Artifact& a = artifacts[page_of[k]];
@@ -232,11 +218,16 @@ std::vector<core::Expected<CoreMetadata, std::string>> IndexClient::metadata(
       out[page_of[k]] = core::unexpected(page.error());
       continue;
     }
-    if (!a.metadata_sha256.empty() && core::sha256_hex(page->body) != a.metadata_sha256) {
-      out[page_of[k]] =
-          core::unexpected("sha256 mismatch for `" + page->url + "`: expected " +
-                           a.metadata_sha256 + ", got " + core::sha256_hex(page->body));
-      continue;
+    // A cached copy was checked before it was committed; only a new body is hashed.
+    const bool checked = page->from_cache && page->body_sha256 == a.metadata_sha256;
+    if (!a.metadata_sha256.empty() && !checked) {
+      std::string actual = core::sha256_hex(page->body);
+      if (actual != a.metadata_sha256) {
+        out[page_of[k]] = core::unexpected("sha256 mismatch for `" + page->url + "`: expected " +
+                                           a.metadata_sha256 + ", got " + actual);
+        continue;
+      }
+      page->body_sha256 = std::move(actual);
     }
     auto parsed = parse_core_metadata(page->body);
     if (!parsed) {
@@ -273,7 +264,12 @@ std::vector<core::Expected<Artifact, std::string>> IndexClient::complete(
         out.emplace_back(core::unexpected("cannot read `" + path + "`: " + ec.message()));
         continue;
       }
-      const std::string actual = hash_local_file(path);
+      const auto hashed = local_->sha256(path);
+      if (!hashed) {
+        out.emplace_back(core::unexpected("cannot read `" + path + "`"));
+        continue;
+      }
+      const std::string& actual = *hashed;
       if (!a.sha256.empty() && a.sha256 != actual) {
         out.emplace_back(core::unexpected("sha256 mismatch for `" + a.url + "`: expected " +
                                           a.sha256 + ", got " + actual));
@@ -295,6 +291,7 @@ std::vector<core::Expected<Artifact, std::string>> IndexClient::complete(
     }
     out.emplace_back(a);
   }
+  local_->save();
   auto downloaded = transport_.download(files, "artifacts without a published hash");
   for (std::size_t k = 0; k < downloaded.size(); ++k) {
     auto& slot = out[file_of[k]];

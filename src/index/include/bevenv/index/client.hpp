@@ -2,6 +2,7 @@
 // Reads projects from several sources at once: what versions exist, their core metadata, and
 // their artifacts' sha256 and size.
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -14,6 +15,10 @@
 
 namespace bevenv::index {
 
+namespace local {
+class LocalFiles;
+}  // namespace local
+
 struct Listing {
   std::string name;              // normalized
   std::optional<Source> source;  // the source that lists it; nullopt when none does
@@ -23,6 +28,9 @@ struct Listing {
 class IndexClient {
  public:
   explicit IndexClient(IndexSettings settings, Reporter* reporter = nullptr);
+  ~IndexClient();
+  IndexClient(const IndexClient&) = delete;
+  IndexClient& operator=(const IndexClient&) = delete;
 
   const IndexSettings& settings() const { return settings_; }
   const std::vector<Source>& sources() const { return sources_; }
@@ -38,6 +46,7 @@ class IndexClient {
 
   // Core metadata of each artifact: the PEP 658 file where the source publishes one, else the
   // METADATA inside the wheel (downloaded into the cache, hash-checked) or an sdist's PKG-INFO.
+  // Local files are opened once: their metadata is kept in the cache by size and mtime.
   std::vector<core::Expected<CoreMetadata, std::string>> metadata(
       const std::vector<Artifact>& artifacts);
 
@@ -56,6 +65,7 @@ class IndexClient {
   // Find-links pages and directories, read once: location -> name -> artifacts.
   std::map<std::string, core::Expected<std::map<std::string, std::vector<Artifact>>, std::string>>
       link_pages_;
+  std::unique_ptr<local::LocalFiles> local_;  // local files' stamps and cached facts
 };
 
 // `file:///a/b.whl` -> `/a/b.whl`; empty for other URLs.

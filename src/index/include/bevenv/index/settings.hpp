@@ -49,8 +49,6 @@ struct IndexSettings {
   std::vector<std::string> find_links;  // page URLs, file:// URLs or directories
   bool no_index = false;                // neither the default index nor the extra ones
   TransportSettings transport;
-  // Versions per uncurated package whose metadata is read, newest first.
-  std::size_t candidates_per_package = 6;
 
   // Flag values over `pip`: fills what the flags left unset, and the transport's proxy, CA
   // bundle, timeout and retries (`REQUESTS_CA_BUNDLE`, `CURL_CA_BUNDLE`, `SSL_CERT_FILE` too).

@@ -40,6 +40,9 @@ struct Page {
   std::string etag;
   std::string last_modified;
   std::int64_t max_age = 0;
+  // The body's sha256, set by a caller that checked it against the index before commit():
+  // kept with the page, so a copy served from the cache need not be hashed again.
+  std::string body_sha256;
 };
 
 struct PageRequest {
