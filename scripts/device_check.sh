@@ -49,9 +49,9 @@ t = {r["bytes"]: r for r in torch.get("results", torch.get("collective", {}).get
 print("nccl correct:", probe.get("correct"), "gpus:", probe.get("gpus"), "version:", probe.get("version"))
 for r in probe.get("results", []):
     o = t.get(r["bytes"], {})
-    q, b = o.get("busbw_gbps"), o.get("blocking", {}).get("busbw_gbps")
-    print("%4d MiB  probe busbw %7.1f GB/s  torch queued %7.1f GB/s  ratio %.3f  torch blocking %7.1f GB/s  ratio %.3f" % (
-        r["bytes"] >> 20, r["busbw_gbps"], q, r["busbw_gbps"] / q, b, r["busbw_gbps"] / b))
+    cells = ["%s %7.1f GB/s ratio %.3f" % (m, o[m]["busbw_gbps"], r["busbw_gbps"] / o[m]["busbw_gbps"])
+             for m in ("graph", "queued", "blocking") if m in o]
+    print("%4d MiB  probe busbw %7.1f GB/s  torch: %s" % (r["bytes"] >> 20, r["busbw_gbps"], "  ".join(cells)))
 PY
 
 step "bevenv-probe --rank under torchrun and mpirun (tests/gpu/test_cluster_gpu.sh)"
