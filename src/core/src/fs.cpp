@@ -4,12 +4,14 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <random>
 #include <sstream>
 
 #include "bevenv/core/error.hpp"
+#include "bevenv/core/sha256.hpp"
 
 namespace bevenv::core {
 namespace {
@@ -26,6 +28,19 @@ std::string temporary_name_beside(const std::filesystem::path& path) {
   throw Error(ExitCode::failure,
               "cannot write `" + path.string() + "`: " + what + ": " + std::strerror(error),
               "check that the directory exists and is writable");
+}
+
+// Calls `take(data, size)` for each block of the file; false when it cannot be opened or read.
+template <typename Take>
+bool read_blocks(const std::filesystem::path& path, Take take) {
+  std::FILE* file = std::fopen(path.c_str(), "rb");
+  if (file == nullptr) return false;
+  char buffer[1 << 16];
+  std::size_t n = 0;
+  while ((n = std::fread(buffer, 1, sizeof buffer, file)) > 0) take(buffer, n);
+  const bool failed = std::ferror(file) != 0;
+  std::fclose(file);
+  return !failed;
 }
 
 }  // namespace
@@ -67,6 +82,22 @@ std::string read_file(const std::filesystem::path& path) {
   std::ostringstream buffer;
   buffer << in.rdbuf();
   return buffer.str();
+}
+
+std::optional<std::string> try_read_file(const std::filesystem::path& path) {
+  std::string text;
+  if (!read_blocks(path, [&](const char* data, std::size_t n) { text.append(data, n); })) {
+    return std::nullopt;
+  }
+  return text;
+}
+
+std::optional<std::string> try_file_sha256_hex(const std::filesystem::path& path) {
+  Sha256 hasher;
+  if (!read_blocks(path, [&](const char* data, std::size_t n) { hasher.update(data, n); })) {
+    return std::nullopt;
+  }
+  return hasher.hex_digest();
 }
 
 }  // namespace bevenv::core

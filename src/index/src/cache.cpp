@@ -2,7 +2,6 @@
 
 #include <charconv>
 #include <chrono>
-#include <cstdio>
 #include <sstream>
 
 #include "bevenv/core/fs.hpp"
@@ -12,19 +11,6 @@ namespace bevenv::index::cache {
 namespace {
 
 namespace fs = std::filesystem;
-
-std::optional<std::string> slurp(const fs::path& path) {
-  std::FILE* file = std::fopen(path.c_str(), "rb");
-  if (file == nullptr) return std::nullopt;
-  std::string text;
-  char buffer[1 << 16];
-  std::size_t n = 0;
-  while ((n = std::fread(buffer, 1, sizeof buffer, file)) > 0) text.append(buffer, n);
-  const bool failed = std::ferror(file) != 0;
-  std::fclose(file);
-  if (failed) return std::nullopt;
-  return text;
-}
 
 std::int64_t to_int64(std::string_view text) {
   std::int64_t value = 0;
@@ -52,7 +38,7 @@ std::int64_t now_seconds() {
 
 std::optional<CachedPage> read_page(const fs::path& root, const std::string& url) {
   if (root.empty()) return std::nullopt;
-  const auto text = slurp(keyed(root, "pages-v1", url));
+  const auto text = core::try_read_file(keyed(root, "pages-v1", url));
   if (!text) return std::nullopt;
   CachedPage out;
   out.page.url = url;
@@ -102,7 +88,7 @@ fs::path file_path(const fs::path& root, const std::string& sha256, const std::s
 
 std::optional<DownloadedFile> file_by_url(const fs::path& root, const std::string& url) {
   if (root.empty()) return std::nullopt;
-  const auto text = slurp(keyed(root, "urls-v1", url));
+  const auto text = core::try_read_file(keyed(root, "urls-v1", url));
   if (!text) return std::nullopt;
   std::istringstream in(*text);
   DownloadedFile file;
@@ -122,7 +108,7 @@ void remember_file_url(const fs::path& root, const std::string& url, const Downl
 
 std::optional<std::uint64_t> read_size(const fs::path& root, const std::string& url) {
   if (root.empty()) return std::nullopt;
-  const auto text = slurp(keyed(root, "sizes-v1", url));
+  const auto text = core::try_read_file(keyed(root, "sizes-v1", url));
   if (!text || text->empty()) return std::nullopt;
   return static_cast<std::uint64_t>(to_int64(*text));
 }

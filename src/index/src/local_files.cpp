@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <atomic>
 #include <charconv>
-#include <cstdio>
 #include <exception>
 #include <thread>
 
@@ -18,17 +17,6 @@ namespace {
 namespace fs = std::filesystem;
 
 constexpr std::string_view kMagic = "bevenv local files v1\n";
-
-std::optional<std::string> slurp(const fs::path& path) {
-  std::FILE* file = std::fopen(path.c_str(), "rb");
-  if (file == nullptr) return std::nullopt;
-  std::string text;
-  char buffer[1 << 16];
-  std::size_t n = 0;
-  while ((n = std::fread(buffer, 1, sizeof buffer, file)) > 0) text.append(buffer, n);
-  std::fclose(file);
-  return text;
-}
 
 // Reads `field\t` from `text` at `pos`; false at the end of the line or of the text.
 bool next_field(std::string_view text, std::size_t& pos, std::string_view& field) {
@@ -76,7 +64,7 @@ std::string header_block(const std::string& text) {
 DirectoryFacts::DirectoryFacts(fs::path cache_root, fs::path directory) {
   if (cache_root.empty()) return;
   file_ = cache_root / "local-v1" / core::sha256_hex(directory.lexically_normal().string());
-  const auto text = slurp(file_);
+  const auto text = core::try_read_file(file_);
   if (!text || !std::string_view(*text).starts_with(kMagic)) return;
   const std::string_view all(*text);
   std::size_t pos = kMagic.size();
@@ -265,17 +253,9 @@ std::optional<std::string> LocalFiles::sha256(const std::string& path) {
   DirectoryFacts& dir = facts(path);
   const std::string filename = fs::path(path).filename().string();
   if (const std::string* cached = dir.sha256(filename, *file_stamp)) return *cached;
-  std::FILE* file = std::fopen(path.c_str(), "rb");
-  if (file == nullptr) return std::nullopt;
-  core::Sha256 hasher;
-  char buffer[1 << 16];
-  std::size_t n = 0;
-  while ((n = std::fread(buffer, 1, sizeof buffer, file)) > 0) hasher.update(buffer, n);
-  const bool failed = std::ferror(file) != 0;
-  std::fclose(file);
-  if (failed) return std::nullopt;
-  std::string digest = hasher.hex_digest();
-  dir.set_sha256(filename, *file_stamp, digest);
+  auto digest = core::try_file_sha256_hex(path);
+  if (!digest) return std::nullopt;
+  dir.set_sha256(filename, *file_stamp, *digest);
   return digest;
 }
 

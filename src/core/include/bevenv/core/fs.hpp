@@ -1,5 +1,6 @@
 #pragma once
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -10,5 +11,9 @@ namespace bevenv::core {
 void write_file_atomic(const std::filesystem::path& path, std::string_view content);
 // Reads a whole file; throws core::Error (bad_input) naming the path when it cannot be read.
 std::string read_file(const std::filesystem::path& path);
+// The whole file, or nullopt when it is missing or unreadable (caches, where absence is normal).
+std::optional<std::string> try_read_file(const std::filesystem::path& path);
+// The file's sha256 as lowercase hex, read in blocks; nullopt when it cannot be read.
+std::optional<std::string> try_file_sha256_hex(const std::filesystem::path& path);
 
 }  // namespace bevenv::core
