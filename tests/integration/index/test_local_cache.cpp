@@ -11,6 +11,7 @@
 
 #include "bevenv/core/subprocess.hpp"
 #include "bevenv/index/client.hpp"
+#include "python_oracle.hpp"
 
 using namespace bevenv;
 namespace fs = std::filesystem;
@@ -18,38 +19,6 @@ namespace fs = std::filesystem;
 namespace {
 
 const fs::path kWheels = BEVENV_INDEX_WHEELS;
-
-std::vector<std::string> lines_of(const std::string& text) {
-  std::vector<std::string> lines;
-  std::istringstream in(text);
-  for (std::string line; std::getline(in, line);) lines.push_back(line);
-  return lines;
-}
-
-// sha256, then packaging's canonical Requires-Dist, of a wheel.
-std::vector<std::string> oracle(const fs::path& wheel) {
-  const auto result = core::run_process(
-      {"python3", "-c",
-       "import sys, zipfile, hashlib, email.parser\n"
-       "from packaging.requirements import Requirement\n"
-       "z = zipfile.ZipFile(sys.argv[1])\n"
-       "name = [n for n in z.namelist() if n.endswith('.dist-info/METADATA')][0]\n"
-       "m = email.parser.Parser().parsestr(z.read(name).decode())\n"
-       "print(hashlib.sha256(open(sys.argv[1], 'rb').read()).hexdigest())\n"
-       "for r in m.get_all('Requires-Dist') or []: print(Requirement(r))\n",
-       wheel.string()});
-  REQUIRE(result.exit_code == 0);
-  return lines_of(result.out);
-}
-
-std::string python_sha256(const fs::path& file) {
-  const auto result = core::run_process(
-      {"python3", "-c",
-       "import sys, hashlib; print(hashlib.sha256(open(sys.argv[1], 'rb').read()).hexdigest())",
-       file.string()});
-  REQUIRE(result.exit_code == 0);
-  return lines_of(result.out).at(0);
-}
 
 struct Read {
   core::Expected<index::CoreMetadata, std::string> metadata;
@@ -98,7 +67,7 @@ TEST_CASE("local wheels: metadata and sha256 cached by size and mtime", "[index]
   fs::create_directories(dir);
   const fs::path wheel = dir / "yapf-0.40.1-py3-none-any.whl";
   fs::copy_file(kWheels / "yapf-0.40.1-py3-none-any.whl", wheel);
-  const auto expected = oracle(wheel);
+  const auto expected = test::python_wheel_facts(wheel);
   const std::vector<std::string> expected_requires(expected.begin() + 1, expected.end());
 
   // Cold: read from the wheel, and recorded.
@@ -129,5 +98,5 @@ TEST_CASE("local wheels: metadata and sha256 cached by size and mtime", "[index]
   const Read changed = read_yapf(dir, cache);
   CHECK_FALSE(changed.metadata);
   REQUIRE(changed.artifact);
-  CHECK(changed.artifact->sha256 == python_sha256(wheel));
+  CHECK(changed.artifact->sha256 == test::python_sha256(wheel));
 }

@@ -8,6 +8,7 @@
 
 #include "bevenv/core/subprocess.hpp"
 #include "bevenv/index/client.hpp"
+#include "python_oracle.hpp"
 #include "servers.hpp"
 
 using namespace bevenv;
@@ -18,15 +19,6 @@ namespace {
 constexpr const char* kMetadata =
     "Metadata-Version: 2.1\nName: demo\nVersion: 1.0\nRequires-Dist: six>=1.10\n"
     "Requires-Dist: attrs; extra == \"docs\"\n\nA description.\n";
-
-std::string python_sha256(const fs::path& file) {
-  const auto result = core::run_process(
-      {"python3", "-c",
-       "import sys, hashlib; print(hashlib.sha256(open(sys.argv[1], 'rb').read()).hexdigest())",
-       file.string()});
-  REQUIRE(result.exit_code == 0);
-  return result.out.substr(0, 64);
-}
 
 core::Expected<index::CoreMetadata, std::string> read(const std::string& base,
                                                       const fs::path& cache,
@@ -54,7 +46,7 @@ TEST_CASE("PEP 658 files: hash checked on arrival, cached hash bound to the publ
   fs::create_directories(served);
   const fs::path file = served / "demo-1.0-py3-none-any.whl.metadata";
   std::ofstream(file, std::ios::binary) << kMetadata;
-  const std::string good = python_sha256(file);
+  const std::string good = test::python_sha256(file);
   const std::string other(64, 'a');
 
   test::ServerProcess server(

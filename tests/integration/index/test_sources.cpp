@@ -7,6 +7,7 @@
 
 #include "bevenv/core/subprocess.hpp"
 #include "bevenv/index/client.hpp"
+#include "python_oracle.hpp"
 #include "servers.hpp"
 
 using namespace bevenv;
@@ -15,24 +16,6 @@ namespace fs = std::filesystem;
 namespace {
 
 const fs::path kWheels = BEVENV_INDEX_WHEELS;
-
-// packaging's canonical Requires-Dist of a wheel, and its sha256, one per line.
-std::vector<std::string> oracle(const fs::path& wheel) {
-  const std::string script =
-      "import sys, zipfile, hashlib, email.parser\n"
-      "from packaging.requirements import Requirement\n"
-      "z = zipfile.ZipFile(sys.argv[1])\n"
-      "name = [n for n in z.namelist() if n.endswith('.dist-info/METADATA')][0]\n"
-      "m = email.parser.Parser().parsestr(z.read(name).decode())\n"
-      "print(hashlib.sha256(open(sys.argv[1], 'rb').read()).hexdigest())\n"
-      "for r in m.get_all('Requires-Dist') or []: print(Requirement(r))\n";
-  const auto result = core::run_process({"python3", "-c", script, wheel.string()});
-  REQUIRE(result.exit_code == 0);
-  std::vector<std::string> lines;
-  std::istringstream in(result.out);
-  for (std::string line; std::getline(in, line);) lines.push_back(line);
-  return lines;
-}
 
 index::IndexSettings base_settings(const std::string& name) {
   index::IndexSettings s;
@@ -51,7 +34,7 @@ void check_yapf(index::IndexClient& client) {
   CHECK(versions == std::set<std::string>{"0.40.1", "0.40.2"});
   const auto it = std::find_if(artifacts.begin(), artifacts.end(),
                                [](const auto& a) { return a.version.to_string() == "0.40.1"; });
-  const auto expected = oracle(kWheels / "yapf-0.40.1-py3-none-any.whl");
+  const auto expected = test::python_wheel_facts(kWheels / "yapf-0.40.1-py3-none-any.whl");
   auto completed = client.complete({*it});
   REQUIRE(completed[0]);
   CHECK(completed[0]->sha256 == expected[0]);
