@@ -5,6 +5,7 @@
 
 #include <nccl.h>
 
+#include <chrono>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -78,19 +79,92 @@ inline json bandwidth_row(std::size_t bytes, double seconds, int ranks, std::siz
           {"wrong_elements", wrong}};
 }
 
-// Rank r contributes r+1 everywhere, so every element must sum to n(n+1)/2 exactly.
-inline unsigned int contribution_bits(int rank) {
-  const float value = static_cast<float>(rank + 1);
-  unsigned int bits = 0;
-  std::memcpy(&bits, &value, sizeof bits);
-  return bits;
-}
+// One GPU's side of an all-reduce: its primary context, a stream, and send and receive buffers
+// of the largest size, the send buffer filled with this rank's contribution. Everything taken
+// is released on scope exit, also when a CUDA call throws halfway through allocate().
+class GpuBuffers {
+ public:
+  explicit GpuBuffers(const CudaDriver& driver) : cu_(driver) {}
+  GpuBuffers(const GpuBuffers&) = delete;
+  GpuBuffers& operator=(const GpuBuffers&) = delete;
+  ~GpuBuffers() {
+    if (context == nullptr) return;
+    cu_.ctx_set_current(context);
+    if (send != 0) cu_.mem_free(send);
+    if (recv != 0) cu_.mem_free(recv);
+    if (stream != nullptr) cu_.stream_destroy(stream);
+    cu_.primary_ctx_release(device);
+  }
 
-inline std::size_t count_wrong(const std::vector<float>& host, std::size_t elements, int ranks) {
-  const float expected = static_cast<float>(ranks * (ranks + 1) / 2);
-  std::size_t wrong = 0;
-  for (std::size_t e = 0; e < elements; ++e) wrong += host[e] != expected ? 1U : 0U;
-  return wrong;
+  // Rank r contributes r+1 everywhere, so every element must sum to n(n+1)/2 exactly.
+  void allocate(int device_index, int rank) {
+    cu_.check(cu_.device_get(&device, device_index), "cuDeviceGet");
+    cu_.check(cu_.primary_ctx_retain(&context, device), "cuDevicePrimaryCtxRetain");
+    cu_.check(cu_.ctx_set_current(context), "cuCtxSetCurrent");
+    cu_.check(cu_.stream_create(&stream, CU_STREAM_NON_BLOCKING), "cuStreamCreate");
+    cu_.check(cu_.mem_alloc(&send, kNcclLargestSize), "cuMemAlloc");
+    cu_.check(cu_.mem_alloc(&recv, kNcclLargestSize), "cuMemAlloc");
+    const float value = static_cast<float>(rank + 1);
+    unsigned int bits = 0;
+    std::memcpy(&bits, &value, sizeof bits);
+    cu_.check(cu_.memset_d32(send, bits, kNcclLargestSize / sizeof(float)), "cuMemsetD32");
+  }
+
+  void synchronize() const {
+    cu_.check(cu_.ctx_set_current(context), "cuCtxSetCurrent");
+    cu_.check(cu_.stream_synchronize(stream), "cuStreamSynchronize");
+  }
+
+  // Elements among the first `elements` received that are not n(n+1)/2 for n `ranks`.
+  std::size_t wrong_elements(std::vector<float>& host, std::size_t elements, int ranks) const {
+    cu_.check(cu_.ctx_set_current(context), "cuCtxSetCurrent");
+    cu_.check(cu_.memcpy_dtoh(host.data(), recv, elements * sizeof(float)), "cuMemcpyDtoH");
+    const float expected = static_cast<float>(ranks * (ranks + 1) / 2);
+    std::size_t wrong = 0;
+    for (std::size_t e = 0; e < elements; ++e) wrong += host[e] != expected ? 1U : 0U;
+    return wrong;
+  }
+
+  CUdevice device = 0;
+  CUcontext context = nullptr;
+  CUstream stream = nullptr;
+  CUdeviceptr send = 0;
+  CUdeviceptr recv = 0;
+
+ private:
+  const CudaDriver& cu_;
+};
+
+// Every size the nccl-tests way: warm-up calls, then the timed calls between two
+// synchronisations, then the sums checked on `local` (the GPUs this process drives). `issue`
+// enqueues one all-reduce of `elements` floats on all of them; `ranks` is the world size.
+template <typename Issue>
+json measure_all_reduce(const std::vector<const GpuBuffers*>& local, int ranks, Issue issue) {
+  auto synchronize = [&] {
+    for (const GpuBuffers* gpu : local) gpu->synchronize();
+  };
+  std::vector<float> host(kNcclLargestSize / sizeof(float));
+  json results = json::array();
+  bool all_correct = true;
+  for (std::size_t bytes : kNcclSizes) {
+    const std::size_t elements = bytes / sizeof(float);
+    for (int i = 0; i < kNcclWarmupIterations; ++i) issue(elements);
+    synchronize();
+    const auto start = std::chrono::steady_clock::now();
+    for (int i = 0; i < kNcclTimedIterations; ++i) issue(elements);
+    synchronize();
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() /
+        kNcclTimedIterations;
+    std::size_t wrong = 0;
+    for (const GpuBuffers* gpu : local) wrong += gpu->wrong_elements(host, elements, ranks);
+    results.push_back(bandwidth_row(bytes, seconds, ranks, wrong));
+    all_correct = all_correct && wrong == 0;
+  }
+  json out{
+      {"results", results}, {"correct", all_correct}, {"status", all_correct ? "ok" : "error"}};
+  if (!all_correct) out["error"] = "all-reduce produced wrong sums";
+  return out;
 }
 
 }  // namespace bevenv::probe_tool

@@ -41,53 +41,6 @@ double elapsed_seconds(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
-struct Buffers {
-  const CudaDriver& cu;
-  CUdevice device = 0;
-  CUcontext context = nullptr;
-  CUstream stream = nullptr;
-  CUdeviceptr send = 0;
-  CUdeviceptr recv = 0;
-  explicit Buffers(const CudaDriver& driver) : cu(driver) {}
-  Buffers(const Buffers&) = delete;
-  Buffers& operator=(const Buffers&) = delete;
-  ~Buffers() {
-    if (context == nullptr) return;
-    cu.ctx_set_current(context);
-    if (send != 0) cu.mem_free(send);
-    if (recv != 0) cu.mem_free(recv);
-    if (stream != nullptr) cu.stream_destroy(stream);
-    cu.primary_ctx_release(device);
-  }
-};
-
-json measure(const CudaDriver& cu, const NcclApi& nccl, ncclComm_t comm, Buffers& buffers,
-             int world_size) {
-  std::vector<float> host(kNcclLargestSize / sizeof(float));
-  json results = json::array();
-  bool all_correct = true;
-  for (std::size_t bytes : kNcclSizes) {
-    const std::size_t elements = bytes / sizeof(float);
-    auto all_reduce = [&] {
-      nccl.check(nccl.all_reduce(reinterpret_cast<const void*>(buffers.send),
-                                 reinterpret_cast<void*>(buffers.recv), elements, ncclFloat,
-                                 ncclSum, comm, buffers.stream),
-                 "ncclAllReduce");
-    };
-    for (int i = 0; i < kNcclWarmupIterations; ++i) all_reduce();
-    cu.check(cu.stream_synchronize(buffers.stream), "cuStreamSynchronize");
-    const auto start = std::chrono::steady_clock::now();
-    for (int i = 0; i < kNcclTimedIterations; ++i) all_reduce();
-    cu.check(cu.stream_synchronize(buffers.stream), "cuStreamSynchronize");
-    const double seconds = elapsed_seconds(start) / kNcclTimedIterations;
-    cu.check(cu.memcpy_dtoh(host.data(), buffers.recv, bytes), "cuMemcpyDtoH");
-    const std::size_t wrong = count_wrong(host, elements, world_size);
-    results.push_back(bandwidth_row(bytes, seconds, world_size, wrong));
-    all_correct = all_correct && wrong == 0;
-  }
-  return {{"results", results}, {"correct", all_correct}};
-}
-
 json run_collective(const CollectiveSetup& setup, const CudaDriver& cu, const NcclApi& nccl,
                     int device_count, const std::function<void(const std::string&)>& publish_id) {
   // One process per GPU: the launcher may already have narrowed CUDA_VISIBLE_DEVICES to one.
@@ -99,16 +52,8 @@ json run_collective(const CollectiveSetup& setup, const CudaDriver& cu, const Nc
                    std::to_string(device_count) + " GPUs are visible";
     return out;
   }
-  Buffers buffers(cu);
-  const std::size_t largest = kNcclLargestSize;
-  cu.check(cu.device_get(&buffers.device, device), "cuDeviceGet");
-  cu.check(cu.primary_ctx_retain(&buffers.context, buffers.device), "cuDevicePrimaryCtxRetain");
-  cu.check(cu.ctx_set_current(buffers.context), "cuCtxSetCurrent");
-  cu.check(cu.stream_create(&buffers.stream, CU_STREAM_NON_BLOCKING), "cuStreamCreate");
-  cu.check(cu.mem_alloc(&buffers.send, largest), "cuMemAlloc");
-  cu.check(cu.mem_alloc(&buffers.recv, largest), "cuMemAlloc");
-  cu.check(cu.memset_d32(buffers.send, contribution_bits(setup.rank), largest / sizeof(float)),
-           "cuMemsetD32");
+  GpuBuffers buffers(cu);
+  buffers.allocate(device, setup.rank);
 
   ncclUniqueId id{};
   if (setup.rank == 0) {
@@ -127,16 +72,19 @@ json run_collective(const CollectiveSetup& setup, const CudaDriver& cu, const Nc
   const auto init_start = std::chrono::steady_clock::now();
   nccl.check(nccl.comm_init_rank(&comm, setup.world_size, id, setup.rank), "ncclCommInitRank");
   out["init_ms"] = elapsed_seconds(init_start) * 1000.0;
+  auto all_reduce = [&](std::size_t elements) {
+    nccl.check(nccl.all_reduce(reinterpret_cast<const void*>(buffers.send),
+                               reinterpret_cast<void*>(buffers.recv), elements, ncclFloat, ncclSum,
+                               comm, buffers.stream),
+               "ncclAllReduce");
+  };
   try {
-    out.update(measure(cu, nccl, comm, buffers, setup.world_size));
+    out.update(measure_all_reduce({&buffers}, setup.world_size, all_reduce));
   } catch (const CudaFailure&) {
     nccl.comm_destroy(comm);
     throw;
   }
   nccl.comm_destroy(comm);
-  const bool correct = out["correct"].get<bool>();
-  out["status"] = correct ? "ok" : "error";
-  if (!correct) out["error"] = "all-reduce produced wrong sums";
   return out;
 }
 
