@@ -63,6 +63,18 @@ class ServerProcess {
   std::FILE* stdout_ = nullptr;
 };
 
+// Python's http.server serving `directory` on a free loopback port: a plain static file
+// server, as find-links pages and PEP 658 files are often hosted.
+inline std::vector<std::string> static_file_server(const std::string& directory) {
+  return {"python3", "-c",
+          "import http.server, functools, sys\n"
+          "h = functools.partial(http.server.SimpleHTTPRequestHandler, directory=sys.argv[1])\n"
+          "s = http.server.ThreadingHTTPServer(('127.0.0.1', 0), h)\n"
+          "print(s.server_address[1], flush=True)\n"
+          "s.serve_forever()\n",
+          directory};
+}
+
 // A port nothing listens on right now.
 inline int free_port() {
   const int fd = socket(AF_INET, SOCK_STREAM, 0);

@@ -49,15 +49,7 @@ TEST_CASE("PEP 658 files: hash checked on arrival, cached hash bound to the publ
   const std::string good = test::python_sha256(file);
   const std::string other(64, 'a');
 
-  test::ServerProcess server(
-      {"python3", "-c",
-       "import http.server, functools, sys\n"
-       "h = functools.partial(http.server.SimpleHTTPRequestHandler, directory=sys.argv[1])\n"
-       "s = http.server.ThreadingHTTPServer(('127.0.0.1', 0), h)\n"
-       "print(s.server_address[1], flush=True)\n"
-       "s.serve_forever()\n",
-       served.string()},
-      true);
+  test::ServerProcess server(test::static_file_server(served.string()), true);
   const std::string base = server.url("");
 
   // A body that does not hash to the published value is an error naming both hashes, and is

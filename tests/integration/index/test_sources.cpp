@@ -66,15 +66,7 @@ TEST_CASE("pypiserver: HTML and JSON simple pages, hashes, metadata", "[index][p
 }
 
 TEST_CASE("find-links: a directory listing page and a local directory", "[index][find-links]") {
-  test::ServerProcess server(
-      {"python3", "-c",
-       "import http.server, functools, sys\n"
-       "h = functools.partial(http.server.SimpleHTTPRequestHandler, directory=sys.argv[1])\n"
-       "s = http.server.ThreadingHTTPServer(('127.0.0.1', 0), h)\n"
-       "print(s.server_address[1], flush=True)\n"
-       "s.serve_forever()\n",
-       kWheels.string()},
-      true);
+  test::ServerProcess server(test::static_file_server(kWheels.string()), true);
   auto page = base_settings("find-links-page");
   page.no_index = true;
   page.find_links = {server.url("/")};
