@@ -31,6 +31,14 @@ RecordId Database::add_virtual(std::string name, core::Version version,
   return add(std::move(record));
 }
 
+void Database::add_requirements(RecordId id, std::vector<Dependency> requirements) {
+  auto& target = records_.at(id).requirements;
+  for (auto& d : requirements) {
+    d.name = normalize_package_name(d.name);
+    target.push_back(std::move(d));
+  }
+}
+
 std::vector<RecordId> Database::find(const std::string& name) const {
   const auto found = by_name_.find(normalize_package_name(name));
   return found == by_name_.end() ? std::vector<RecordId>{} : found->second;

@@ -174,20 +174,6 @@ index::TagRanking ranking_for(const LockInputs& inputs) {
 
 bool is_local(const std::string& url) { return url.starts_with("file://"); }
 
-// The database with `extra` appended to the requirements of those records. Records keep their
-// ids: they are added again in the same order.
-void add_requirements(solver::Database& database,
-                      const std::map<solver::RecordId, std::vector<solver::Dependency>>& extra) {
-  solver::Database rebuilt;
-  for (solver::RecordId id = 0; id < database.size(); ++id) {
-    solver::PackageRecord record = database.record(id);
-    if (const auto it = extra.find(id); it != extra.end())
-      record.requirements.insert(record.requirements.end(), it->second.begin(), it->second.end());
-    rebuilt.add(std::move(record));
-  }
-  database = std::move(rebuilt);
-}
-
 // The metadata to read to complete a curated record: the file that fits the target of its
 // version, where the source publishes its metadata (PEP 658) or has it on disk. Elsewhere (a
 // find-links page of multi-gigabyte torch wheels) the matrix's list stands as it is.
@@ -411,7 +397,9 @@ void add_index_records(IndexSession& session, const LockInputs& inputs, Translat
     for (const auto& [name, version] : slots) expand(name, fetched.at(name).at(version));
   }
 
-  if (!completed.empty()) add_requirements(translation.database, completed);
+  for (auto& [record, requirements] : completed) {
+    translation.database.add_requirements(record, std::move(requirements));
+  }
 
   for (const auto& [name, versions] : fetched) {
     for (const auto& [version, f] : versions) {

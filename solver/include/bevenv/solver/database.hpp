@@ -61,6 +61,10 @@ class Database {
   // A system record standing for a fact about the target, e.g. `__cuda` 12.2.
   RecordId add_virtual(std::string name, core::Version version, std::vector<Provide> provides = {});
 
+  // Appends requirements found after the record was added (a package's published metadata
+  // completing a curated record), normalized as add() does.
+  void add_requirements(RecordId id, std::vector<Dependency> requirements);
+
   const std::vector<PackageRecord>& records() const { return records_; }
   const PackageRecord& record(RecordId id) const { return records_.at(id); }
   // Records whose own name is `name` (normalized), in insertion order.
