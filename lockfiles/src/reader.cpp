@@ -327,13 +327,19 @@ class Reader {
   }
 
   BuildStep read_build(const toml::table& t, const std::string& at) {
-    check_keys(t, at, {"name", "after", "working_dir", "cuda_arch_list", "commands", "env"});
+    check_keys(t, at,
+               {"name", "after", "package", "source", "vcs", "working_dir", "cuda_arch_list",
+                "commands", "env"});
     BuildStep b;
     b.name = required_string(t, "name", at);
     b.after = string_list(t, "after", at);
+    b.package = optional_string(t, "package", at).value_or("");
+    if (const toml::table* source = optional_table(t, "source", at))
+      b.source = read_artifact(*source, at + ".source");
     b.working_dir = optional_string(t, "working_dir", at);
     b.cuda_arch_list = optional_string(t, "cuda_arch_list", at).value_or("");
-    required(t, "commands", at, "an array of strings");
+    b.vcs = optional_string(t, "vcs", at);
+    if (!b.source && !b.vcs) required(t, "commands", at, "an array of strings");
     b.commands = string_list(t, "commands", at);
     b.env = string_map(t, "env", at);
     return b;

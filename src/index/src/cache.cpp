@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "bevenv/core/fs.hpp"
+#include "bevenv/core/outside_text.hpp"
 #include "bevenv/core/sha256.hpp"
 
 namespace bevenv::index::cache {
@@ -83,7 +84,15 @@ void write_page(const fs::path& root, const Page& page, std::int64_t now) {
 }
 
 fs::path file_path(const fs::path& root, const std::string& sha256, const std::string& filename) {
-  return root / "files-v1" / sha256 / filename;
+  // Only the content hash and a fixed extension name the file: a served name never becomes a
+  // path. A digest that is not 64 hex digits is hashed again, so it cannot hold `/` either.
+  const std::string key =
+      core::is_sha256_hex(sha256) ? sha256 : core::sha256_hex("not-hex:" + sha256);
+  std::string extension;
+  for (const char* ext : {".whl", ".tar.gz", ".tgz", ".zip", ".tar.bz2"}) {
+    if (filename.ends_with(ext)) extension = ext;
+  }
+  return root / "files-v2" / key.substr(0, 2) / (key + extension);
 }
 
 std::optional<DownloadedFile> file_by_url(const fs::path& root, const std::string& url) {

@@ -1,7 +1,9 @@
 #pragma once
 // The on-disk layout of the download cache (private to the index module):
 //   pages-v1/<sha256 of URL>         header lines, a blank line, then the body
-//   files-v1/<sha256>/<filename>     artifacts, only after their hash was checked
+//   files-v2/<sha256 prefix>/<sha256><.whl|.tar.gz|...>
+//                                    artifacts, only after their hash was checked; the name is
+//                                    derived from the hash, never from what a page served
 //   urls-v1/<sha256 of URL>          `sha256 size filename` of an artifact fetched without a hash
 //   sizes-v1/<sha256 of URL>         Content-Length learned by HEAD
 //   tmp/                             partial downloads, renamed into place or removed

@@ -196,10 +196,12 @@ std::vector<Artifact> parse_simple_html(std::string_view html, std::string_view 
     const auto href = attributes.find("href");
     if (href == attributes.end() || href->second.empty()) continue;
     if (tag_name == "base") {
-      base = resolve_url(page_url, href->second);
+      const std::string resolved = resolve_url(page_url, href->second);
+      if (is_allowed_link(page_url, resolved)) base = resolved;
       continue;
     }
     const std::string absolute = resolve_url(base, href->second);
+    if (!is_allowed_link(page_url, absolute)) continue;
     const auto hash_at = absolute.find('#');
     const std::string url = absolute.substr(0, hash_at);
     const std::string fragment = hash_at == std::string::npos ? "" : absolute.substr(hash_at + 1);

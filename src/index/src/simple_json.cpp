@@ -41,6 +41,7 @@ core::Expected<std::vector<Artifact>, std::string> parse_simple_json(std::string
     const std::string href = string_field(file, "url");
     if (filename.empty() || href.empty()) continue;
     const std::string absolute = resolve_url(page_url, href);
+    if (!is_allowed_link(page_url, absolute)) continue;
     auto artifact =
         artifact_from_filename(filename, absolute.substr(0, absolute.find('#')), project);
     if (!artifact) continue;

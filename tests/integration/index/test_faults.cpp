@@ -85,7 +85,7 @@ TEST_CASE("transport faults end in a result or a clear error", "[index][faults]"
     const auto out = run(server, "ok", cache);
     CHECK(out.error.empty());
     CHECK(out.downloaded);
-    CHECK(count_files(cache / "files-v1") == 1);
+    CHECK(count_files(cache / "files-v2") == 1);
   }
   for (const std::string fault : {"drop-once", "500-once", "stall-once", "truncated-once"}) {
     SECTION("recovers from " + fault) {
@@ -94,7 +94,7 @@ TEST_CASE("transport faults end in a result or a clear error", "[index][faults]"
       INFO(out.error);
       CHECK(out.downloaded);
       CHECK(count_files(cache / "tmp") == 0);
-      CHECK(count_files(cache / "files-v1") == 1);
+      CHECK(count_files(cache / "files-v2") == 1);
     }
   }
   SECTION("HTTP 500 on every attempt") {
@@ -141,7 +141,7 @@ TEST_CASE("transport faults end in a result or a clear error", "[index][faults]"
               "expected 8abb2f1d86890a2dfb989f9a77cfcfd3e47c2a354b01111771326f8aa26e0254, got ") !=
           std::string::npos);
     CHECK(count_files(cache / "tmp") == 0);
-    CHECK(count_files(cache / "files-v1") == 0);
+    CHECK(count_files(cache / "files-v2") == 0);
   }
   SECTION("offline: a cache miss is an error, a hit needs no network") {
     const auto cache = fresh_cache("offline");

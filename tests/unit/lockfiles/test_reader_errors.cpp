@@ -210,6 +210,20 @@ TEST_CASE("broken facts are reported at the field") {
                 "`package[1].artifacts[0].sha256`: expected 64 lower-case hex digits, found `" +
                     text.substr(text.find("9EE3"), 64) + "`");
   }
+  SECTION("artifact URL with shell syntax RFC 3986 forbids") {
+    const std::string text =
+        replaced(good_text(), "https://files.pythonhosted.org/packages/setuptools-58.0.4",
+                 "https://files.pythonhosted.org/`touch x`/setuptools-58.0.4");
+    CHECK(error_of(text).to_string().find(
+              "`package[1].artifacts[0].url`: expected an http(s) URL of RFC 3986 characters") !=
+          std::string::npos);
+  }
+  SECTION("artifact file name that is a path") {
+    const std::string text = replaced(good_text(), "filename = \"setuptools-58.0.4",
+                                      "filename = \"../../setuptools-58.0.4");
+    CHECK(error_of(text).to_string().find("`package[1].artifacts[0].filename`: expected a wheel "
+                                          "or sdist file name") != std::string::npos);
+  }
   SECTION("input hash") {
     const std::string text = replaced(good_text(), "input_hash = \"sha256:", "input_hash = \"md5:");
     const ReadError e = error_of(text);

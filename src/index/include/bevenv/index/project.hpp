@@ -48,6 +48,12 @@ core::Expected<std::vector<Artifact>, std::string> parse_simple_json(std::string
 // scheme-relative `//host/...`, absolute paths and relative paths with `..`).
 std::string resolve_url(std::string_view base, std::string_view href);
 
+// Whether a page at `page_url` may send bevenv to `link` (both absolute): the link must be URL
+// text (core::is_url_text), and a remote (http/https) page may only link to http or https. A
+// `file://` link on a remote page would make bevenv read a file of this machine on a
+// stranger's word.
+bool is_allowed_link(std::string_view page_url, std::string_view link);
+
 // A file name an artifact may have: wheel or sdist of `project` (normalized; empty: any).
 std::optional<Artifact> artifact_from_filename(std::string_view filename, std::string_view url,
                                                std::string_view project = {});
