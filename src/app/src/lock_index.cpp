@@ -17,6 +17,12 @@ const char* kSourcesHint =
     "check the URL, or add the source with `--extra-index-url URL` or `--find-links URL|DIR`; "
     "`--offline` uses the download cache only";
 
+// An index error brings its own hint when it has one (a deadline, a size limit); else `fallback`.
+[[noreturn]] void fail(const std::string& context, const std::string& error, const char* fallback) {
+  auto [message, hint] = index::split_hint(error);
+  throw Error(ExitCode::failure, context + message, hint.empty() ? std::string(fallback) : hint);
+}
+
 bool is_curated(const LockInputs& inputs, const std::string& name) {
   return inputs.matrix.find_package(name) != nullptr;
 }
@@ -160,8 +166,7 @@ void list_missing(IndexSession& session, const std::vector<std::string>& names) 
   auto listed = session.client->list(missing, session.pinned);
   for (auto& [name, listing] : listed) {
     if (!listing) {
-      throw Error(ExitCode::failure, "cannot read package `" + name + "`: " + listing.error(),
-                  kSourcesHint);
+      fail("cannot read package `" + name + "`: ", listing.error(), kSourcesHint);
     }
     session.listings.emplace(name, std::move(listing).value());
   }
@@ -357,10 +362,8 @@ void add_index_records(IndexSession& session, const LockInputs& inputs, Translat
     for (std::size_t i = slots.size(); i < metadata.size(); ++i) {
       const Completion& c = completions[i - slots.size()];
       if (!metadata[i]) {
-        throw Error(
-            ExitCode::failure,
-            "cannot read the metadata of `" + c.artifact.filename + "`: " + metadata[i].error(),
-            kSourcesHint);
+        fail("cannot read the metadata of `" + c.artifact.filename + "`: ", metadata[i].error(),
+             kSourcesHint);
       }
       // The matrix wins where it speaks: only requirements on names it does not mention.
       std::set<std::string> spoken;
@@ -377,10 +380,9 @@ void add_index_records(IndexSession& session, const LockInputs& inputs, Translat
     metadata.erase(metadata.begin() + static_cast<std::ptrdiff_t>(slots.size()), metadata.end());
     for (std::size_t i = 0; i < metadata.size(); ++i) {
       if (!metadata[i]) {
-        throw Error(ExitCode::failure,
-                    "cannot read the metadata of `" + slots[i].first + " " +
-                        slots[i].second.to_string() + "`: " + metadata[i].error(),
-                    kSourcesHint);
+        fail("cannot read the metadata of `" + slots[i].first + " " + slots[i].second.to_string() +
+                 "`: ",
+             metadata[i].error(), kSourcesHint);
       }
       const auto& [name, version] = slots[i];
       fetched[name].emplace(version, Fetched{to_read[i], std::move(metadata[i]).value(),
@@ -512,9 +514,8 @@ void attach_artifacts(IndexSession& session, const LockInputs& inputs, lockfiles
   for (std::size_t i = 0; i < picks.size(); ++i) {
     Pick& pick = picks[i];
     if (!completed[i]) {
-      throw Error(ExitCode::failure,
-                  "cannot fetch `" + pick.artifact.filename + "`: " + completed[i].error(),
-                  "retry; a hash mismatch means the source serves other bytes than it published");
+      fail("cannot fetch `" + pick.artifact.filename + "`: ", completed[i].error(),
+           "retry; a hash mismatch means the source serves other bytes than it published");
     }
     const index::Artifact& a = *completed[i];
     if (pick.curated != nullptr && !pick.curated->sha256.empty() &&
