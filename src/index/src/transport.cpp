@@ -91,9 +91,10 @@ std::size_t on_header(char* data, std::size_t size, std::size_t count, void* use
   return n;
 }
 
-// "2 s", "0.25 s": durations in messages.
+// "60 s", "1.5 s", "0.25 s": durations in messages.
 std::string seconds_text(std::chrono::milliseconds ms) {
-  if (ms.count() % 1000 == 0) return std::to_string(ms.count() / 1000) + " s";
+  if (ms.count() % 1000 == 0 || ms.count() >= 10000)
+    return std::to_string((ms.count() + 500) / 1000) + " s";
   char text[32];
   std::snprintf(text, sizeof text, "%.2g s", static_cast<double>(ms.count()) / 1000.0);
   return text;
