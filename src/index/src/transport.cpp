@@ -74,6 +74,11 @@ std::size_t on_body(char* data, std::size_t size, std::size_t count, void* user)
     job->too_large = true;
     return 0;
   }
+  // Growth stops at the limit: a page near it must not cost twice the limit in memory.
+  if (job->body.size() + n > job->body.capacity()) {
+    job->body.reserve(static_cast<std::size_t>(std::min<std::uint64_t>(
+        job->max_body, std::max<std::uint64_t>(job->body.size() + n, 2 * job->body.capacity()))));
+  }
   job->body.append(data, n);
   return n;
 }
@@ -195,6 +200,8 @@ Transport::Transport(TransportSettings settings, Reporter* reporter)
   curl_multi_setopt(static_cast<CURLM*>(multi_), CURLMOPT_MAX_HOST_CONNECTIONS,
                     static_cast<long>(settings_.max_parallel));
   curl_multi_setopt(static_cast<CURLM*>(multi_), CURLMOPT_PIPELINING, CURLPIPE_MULTIPLEX);
+  // What a killed bevenv left behind; the lock on each part file tells a live one's apart.
+  cache::remove_stale_parts(settings_.cache_dir);
 }
 
 Transport::~Transport() {

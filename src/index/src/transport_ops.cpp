@@ -116,10 +116,6 @@ std::vector<core::Expected<DownloadedFile, std::string>> Transport::download(
                                                                core::unexpected(std::string()));
   std::vector<std::unique_ptr<Job>> jobs(requests.size());
   std::vector<Job*> to_run;
-  if (!parts_swept_ && !settings_.offline) {
-    cache::remove_stale_parts(settings_.cache_dir);
-    parts_swept_ = true;
-  }
   for (std::size_t i = 0; i < requests.size(); ++i) {
     const FileRequest& request = requests[i];
     std::error_code ec;

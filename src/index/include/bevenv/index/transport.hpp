@@ -38,7 +38,8 @@ struct TransportSettings {
   // disk and have no limit).
   std::uint64_t max_page_size = 32ull << 20;
   std::uint64_t max_metadata_size = 8ull << 20;
-  // A partial download (`tmp/*.part`) no live process holds is removed by the next download.
+  // A partial download (`tmp/*.part`) that no live process holds is removed by the next
+  // Transport that opens the cache.
   std::size_t max_parallel = 16;
   std::string proxy;      // empty: libcurl reads http_proxy/https_proxy/no_proxy
   std::string ca_bundle;  // empty: the system's CA store
@@ -125,7 +126,6 @@ class Transport {
   std::vector<void*> idle_handles_;
   std::size_t transfers_ = 0;
   std::uint64_t temp_counter_ = 0;
-  bool parts_swept_ = false;  // stale partial downloads removed (once per Transport)
 };
 
 // An error of Transport or IndexClient as {message, hint}: the hint is the text after a final
