@@ -27,8 +27,12 @@ status=0
 for target in "${targets[@]}"; do
   corpus="${build}/fuzz-corpus/${target}"
   mkdir -p "${corpus}"
-  # A few seeds with the grammar's words get the fuzzer past the first characters quickly.
-  if [[ -z "$(ls -A "${corpus}")" ]]; then
+  # Committed seeds (tests/fuzz/corpus/<target>/) where a target has them; otherwise a few with
+  # the version grammar's words get the fuzzer past the first characters quickly.
+  seeds="${repo}/tests/fuzz/corpus/${target}"
+  if [[ -d "${seeds}" ]]; then
+    cp -n "${seeds}"/* "${corpus}/"
+  elif [[ -z "$(ls -A "${corpus}")" ]]; then
     i=0
     for seed in "1!2.0rc1.post2.dev3+cu113" "v1.0-1" "1.0a.post.dev" $'>=1.0, !=1.1.*\n1.1\n1.0rc1' \
         $'~=1.4.5,<2\n1.4.5+local\n1.5' $'===foo\nfoo' $'==1.0+local\n1.0'; do
@@ -39,7 +43,13 @@ for target in "${targets[@]}"; do
   log="${build}/${target}.log"
   binary="$(find "${build}" -type f -name "${target}" -perm -u+x | head -n 1)"
   echo "== ${target}: ${seconds}s"
-  if "${binary}" -max_total_time="${seconds}" -max_len=256 \
+  # Pages need room for a few links; header blocks for a few lines.
+  case "${target}" in
+    fuzz_index_pages) max_len=8192 ;;
+    fuzz_index_headers) max_len=1024 ;;
+    *) max_len=256 ;;
+  esac
+  if "${binary}" -max_total_time="${seconds}" -max_len="${max_len}" \
       -print_final_stats=1 "${corpus}" >"${log}" 2>&1; then
     execs="$(grep -E '^stat::number_of_executed_units' "${log}" | awk '{print $2}')"
     echo "   ok: ${execs:-?} executions in ${seconds}s; $(grep -E "DONE" "${log}" | tail -n 1)"

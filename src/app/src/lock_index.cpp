@@ -17,6 +17,13 @@ const char* kSourcesHint =
     "check the URL, or add the source with `--extra-index-url URL` or `--find-links URL|DIR`; "
     "`--offline` uses the download cache only";
 
+// An index error brings its own hint when it has one (a deadline, a size limit); else `fallback`.
+[[noreturn]] void fail(const std::string& context, const std::string& error,
+                       const std::string& fallback) {
+  auto [message, hint] = index::split_hint(error);
+  throw Error(ExitCode::failure, context + message, hint.empty() ? fallback : hint);
+}
+
 bool is_curated(const LockInputs& inputs, const std::string& name) {
   return inputs.matrix.find_package(name) != nullptr;
 }
@@ -178,13 +185,14 @@ void list_missing(IndexSession& session, const std::vector<std::string>& names) 
       if (auto mirror = from_page_mirrors(session, name)) listing = std::move(*mirror);
     }
     if (!listing) {
-      const bool pinned = session.pinned.contains(name);
-      throw Error(ExitCode::failure, "cannot read package `" + name + "`: " + listing.error(),
-                  pinned ? "the matrix takes `" + name +
-                               "` from that page: pass a mirror of it with `--find-links "
-                               "URL|DIR`, which stands in for it, or leave out the index "
-                               "options to lock from the embedded matrix"
-                         : std::string(kSourcesHint));
+      const std::string hint =
+          session.pinned.contains(name)
+              ? "the matrix takes `" + name +
+                    "` from that page: pass a mirror of it with `--find-links URL|DIR`, which "
+                    "stands in for it, or leave out the index options to lock from the embedded "
+                    "matrix"
+              : std::string(kSourcesHint);
+      fail("cannot read package `" + name + "`: ", listing.error(), hint);
     }
     session.listings.emplace(name, std::move(listing).value());
   }
@@ -435,10 +443,8 @@ void add_index_records(IndexSession& session, const LockInputs& inputs, Translat
     for (std::size_t i = slots.size(); i < metadata.size(); ++i) {
       const Completion& c = completions[i - slots.size()];
       if (!metadata[i]) {
-        throw Error(
-            ExitCode::failure,
-            "cannot read the metadata of `" + c.artifact.filename + "`: " + metadata[i].error(),
-            kSourcesHint);
+        fail("cannot read the metadata of `" + c.artifact.filename + "`: ", metadata[i].error(),
+             kSourcesHint);
       }
       // The matrix wins where it speaks: only requirements on names it does not mention.
       std::set<std::string> spoken;
@@ -455,10 +461,9 @@ void add_index_records(IndexSession& session, const LockInputs& inputs, Translat
     metadata.erase(metadata.begin() + static_cast<std::ptrdiff_t>(slots.size()), metadata.end());
     for (std::size_t i = 0; i < metadata.size(); ++i) {
       if (!metadata[i]) {
-        throw Error(ExitCode::failure,
-                    "cannot read the metadata of `" + slots[i].first + " " +
-                        slots[i].second.to_string() + "`: " + metadata[i].error(),
-                    kSourcesHint);
+        fail("cannot read the metadata of `" + slots[i].first + " " + slots[i].second.to_string() +
+                 "`: ",
+             metadata[i].error(), kSourcesHint);
       }
       const auto& [name, version] = slots[i];
       fetched[name].emplace(version, Fetched{to_read[i], std::move(metadata[i]).value(),
@@ -592,9 +597,8 @@ void attach_artifacts(IndexSession& session, const LockInputs& inputs, lockfiles
   for (std::size_t i = 0; i < picks.size(); ++i) {
     Pick& pick = picks[i];
     if (!completed[i]) {
-      throw Error(ExitCode::failure,
-                  "cannot fetch `" + pick.artifact.filename + "`: " + completed[i].error(),
-                  "retry; a hash mismatch means the source serves other bytes than it published");
+      fail("cannot fetch `" + pick.artifact.filename + "`: ", completed[i].error(),
+           "retry; a hash mismatch means the source serves other bytes than it published");
     }
     const index::Artifact& a = *completed[i];
     if (pick.curated != nullptr && !pick.curated->sha256.empty() &&

@@ -1,7 +1,13 @@
 #include "cache.hpp"
 
+#include <fcntl.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <charconv>
 #include <chrono>
+#include <random>
 #include <sstream>
 
 #include "bevenv/core/fs.hpp"
@@ -128,5 +134,70 @@ void write_size(const fs::path& root, const std::string& url, std::uint64_t size
 }
 
 fs::path temp_dir(const fs::path& root) { return root / "tmp"; }
+
+std::FILE* open_part(const fs::path& root, const std::string& stem, fs::path& path) {
+  const fs::path dir = temp_dir(root);
+  std::error_code ignored;
+  fs::create_directories(dir, ignored);
+  // The random part keeps names apart across PID namespaces (containers sharing a cache).
+  static std::mt19937_64 random{std::random_device{}()};
+  const std::string name = stem + "-" + std::to_string(random() % 1000000007);
+  const fs::path fresh = dir / ("." + name + ".new");
+  path = dir / (name + ".part");
+  const int fd = ::open(fresh.c_str(), O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0644);
+  if (fd < 0) return nullptr;
+  std::FILE* file = nullptr;
+  if (::flock(fd, LOCK_EX | LOCK_NB) == 0 && ::rename(fresh.c_str(), path.c_str()) == 0) {
+    file = ::fdopen(fd, "wb");
+  }
+  if (file == nullptr) {
+    ::unlink(fresh.c_str());
+    ::unlink(path.c_str());
+    ::close(fd);
+  }
+  return file;
+}
+
+namespace {
+
+// Removes `path` when no process holds a lock on it. The lock is taken on the file, then the
+// name is checked to still be that file: it may have been renamed into the cache meanwhile.
+void remove_if_unlocked(const fs::path& path) {
+  // O_NONBLOCK: whatever sits in tmp/ (a FIFO, say) must not hang the sweep.
+  const int fd = ::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) return;
+  struct stat held {};
+  struct stat named {};
+  if (::flock(fd, LOCK_EX | LOCK_NB) == 0 && ::fstat(fd, &held) == 0 &&
+      ::lstat(path.c_str(), &named) == 0 && held.st_ino == named.st_ino &&
+      held.st_dev == named.st_dev) {
+    ::unlink(path.c_str());
+  }
+  ::close(fd);
+}
+
+bool older_than(const fs::path& path, std::chrono::minutes age) {
+  std::error_code ec;
+  const auto written = fs::last_write_time(path, ec);
+  return !ec && fs::file_time_type::clock::now() - written > age;
+}
+
+}  // namespace
+
+void remove_stale_parts(const fs::path& root) {
+  if (root.empty()) return;
+  std::error_code ec;
+  for (fs::directory_iterator it(temp_dir(root), ec), end; !ec && it != end; it.increment(ec)) {
+    const fs::path path = it->path();
+    const std::string name = path.filename().string();
+    if (name.ends_with(".part")) {
+      remove_if_unlocked(path);
+    } else if (name.starts_with(".") && name.ends_with(".new") &&
+               older_than(path, std::chrono::minutes(10))) {
+      fs::remove(path, ec);
+      ec.clear();
+    }
+  }
+}
 
 }  // namespace bevenv::index::cache

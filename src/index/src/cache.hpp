@@ -6,8 +6,10 @@
 //                                    derived from the hash, never from what a page served
 //   urls-v1/<sha256 of URL>          `sha256 size filename` of an artifact fetched without a hash
 //   sizes-v1/<sha256 of URL>         Content-Length learned by HEAD
-//   tmp/                             partial downloads, renamed into place or removed
+//   tmp/                             partial downloads (`*.part`, each flock-ed by the process
+//                                    writing it), renamed into place or removed
 #include <cstdint>
+#include <cstdio>
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -35,6 +37,15 @@ std::optional<std::uint64_t> read_size(const std::filesystem::path& root, const 
 void write_size(const std::filesystem::path& root, const std::string& url, std::uint64_t size);
 
 std::filesystem::path temp_dir(const std::filesystem::path& root);
+
+// A new partial download `tmp/<stem>-<random>.part`, open for writing and flock-ed: it gets its
+// `.part` name only once locked, so remove_stale_parts() never takes it for a dead process's.
+// Sets `path`; nullptr when the file cannot be made.
+std::FILE* open_part(const std::filesystem::path& root, const std::string& stem,
+                     std::filesystem::path& path);
+// Removes the `tmp/*.part` files that no live process holds (kill -9 leaves them behind), and
+// hidden files of a `open_part` cut short that are older than ten minutes.
+void remove_stale_parts(const std::filesystem::path& root);
 
 std::int64_t now_seconds();
 

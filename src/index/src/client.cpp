@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <set>
 
+#include "bevenv/core/name.hpp"
 #include "bevenv/core/sha256.hpp"
 #include "cache.hpp"
 #include "local_files.hpp"
@@ -26,23 +27,55 @@ std::map<std::string, std::vector<Artifact>> group_by_name(std::vector<Artifact>
   return out;
 }
 
-std::optional<std::string> read_local(const std::string& path) {
+// A local find-links page, up to `limit` bytes (the limit for pages from the network).
+core::Expected<std::string, std::string> read_local(const std::string& path, std::uint64_t limit) {
   std::FILE* file = std::fopen(path.c_str(), "rb");
-  if (file == nullptr) return std::nullopt;
+  if (file == nullptr) return core::unexpected("cannot read the find-links page `" + path + "`");
   std::string text;
   char buffer[65536];
   std::size_t n = 0;
-  while ((n = std::fread(buffer, 1, sizeof buffer, file)) > 0) text.append(buffer, n);
+  while ((n = std::fread(buffer, 1, sizeof buffer, file)) > 0 && text.size() <= limit)
+    text.append(buffer, n);
   std::fclose(file);
+  if (text.size() > limit) {
+    return core::unexpected("the find-links page `" + path + "` is larger than the " +
+                            std::to_string(limit >> 20) +
+                            " MiB limit\nhint: `BEVENV_MAX_PAGE_MB` raises the limit");
+  }
   return text;
+}
+
+// A find-links page by name, or why it cannot be used.
+core::Expected<std::map<std::string, std::vector<Artifact>>, std::string> link_page(
+    std::string_view html, const std::string& location) {
+  auto parsed = parse_simple_html(html, location);
+  if (!parsed) {
+    return core::unexpected("the find-links page `" + location +
+                            "` is malformed: " + parsed.error());
+  }
+  return group_by_name(std::move(parsed).value());
+}
+
+// Metadata must describe the release the file name promises: otherwise the lock would pin one
+// release and install another.
+core::Expected<CoreMetadata, std::string> for_release(const Artifact& artifact,
+                                                      core::Expected<CoreMetadata, std::string> m) {
+  if (!m) return m;
+  if (core::normalize_name(m->name) == artifact.name && m->version == artifact.version) return m;
+  return core::unexpected("the metadata of `" + artifact.filename + "` is for `" + m->name + " " +
+                          m->version.to_string() + "`, not `" + artifact.name + " " +
+                          artifact.version.to_string() +
+                          "`\nhint: the source serves a file under another release's name; "
+                          "tell its maintainers");
 }
 
 bool is_json(const Page& page) { return page.content_type.find("json") != std::string::npos; }
 
 core::Expected<CoreMetadata, std::string> metadata_from_file(const Artifact& artifact,
-                                                             const fs::path& path) {
-  auto text =
-      artifact.kind == ArtifactKind::wheel ? wheel_metadata_text(path) : sdist_metadata_text(path);
+                                                             const fs::path& path,
+                                                             std::uint64_t limit) {
+  auto text = artifact.kind == ArtifactKind::wheel ? wheel_metadata_text(path, limit)
+                                                   : sdist_metadata_text(path, limit);
   if (!text) return core::unexpected(text.error());
   auto parsed = parse_core_metadata(*text);
   if (!parsed)
@@ -79,14 +112,12 @@ void IndexClient::load_find_links(const std::vector<Source>& wanted) {
       continue;
     }
     if (const std::string path = local_path_of(source.location); !path.empty()) {
-      const auto html = read_local(path);
+      const auto html = read_local(path, settings_.transport.max_page_size);
       if (!html) {
-        link_pages_.emplace(source.location,
-                            core::unexpected("cannot read the find-links page `" + path + "`"));
+        link_pages_.emplace(source.location, core::unexpected(html.error()));
         continue;
       }
-      link_pages_.emplace(source.location,
-                          group_by_name(parse_simple_html(*html, source.location)));
+      link_pages_.emplace(source.location, link_page(*html, source.location));
       continue;
     }
     if (std::find(locations.begin(), locations.end(), source.location) != locations.end()) continue;
@@ -99,9 +130,9 @@ void IndexClient::load_find_links(const std::vector<Source>& wanted) {
       link_pages_.emplace(locations[i], core::unexpected(pages[i].error()));
       continue;
     }
-    link_pages_.emplace(locations[i],
-                        group_by_name(parse_simple_html(pages[i]->body, locations[i])));
-    transport_.commit(*pages[i]);
+    auto page = link_page(pages[i]->body, locations[i]);
+    if (page) transport_.commit(*pages[i]);  // a malformed page is never cached
+    link_pages_.emplace(locations[i], std::move(page));
   }
 }
 
@@ -156,8 +187,7 @@ std::map<std::string, core::Expected<Listing, std::string>> IndexClient::list(
           break;
         }
         found = is_json(*page) ? parse_simple_json(page->body, page->url, name)
-                               : core::Expected<std::vector<Artifact>, std::string>(
-                                     parse_simple_html(page->body, page->url, name));
+                               : parse_simple_html(page->body, page->url, name);
         if (!found) {
           failure = "the index page `" + page->url + "` is malformed: " + found.error();
           break;
@@ -201,9 +231,9 @@ std::vector<core::Expected<CoreMetadata, std::string>> IndexClient::metadata(
   for (std::size_t i = 0; i < artifacts.size(); ++i) {
     const Artifact& a = artifacts[i];
     if (const std::string path = local_path_of(a.url); !path.empty()) {
-      out[i] = local_->metadata(a, path);
+      out[i] = for_release(a, local_->metadata(a, path));
     } else if (a.has_metadata_file) {
-      pages.push_back({a.url + ".metadata", ""});
+      pages.push_back({a.url + ".metadata", "", true});
       page_of.push_back(i);
     } else {
       files.push_back({a.url, a.filename, a.sha256});
@@ -230,7 +260,7 @@ std::vector<core::Expected<CoreMetadata, std::string>> IndexClient::metadata(
       }
       page->body_sha256 = std::move(actual);
     }
-    auto parsed = parse_core_metadata(page->body);
+    auto parsed = for_release(a, parse_core_metadata(page->body));
     if (!parsed) {
       out[page_of[k]] = core::unexpected("`" + page->url + "`: " + parsed.error());
       continue;
@@ -244,7 +274,9 @@ std::vector<core::Expected<CoreMetadata, std::string>> IndexClient::metadata(
       out[file_of[k]] = core::unexpected(downloaded[k].error());
       continue;
     }
-    out[file_of[k]] = metadata_from_file(artifacts[file_of[k]], downloaded[k]->path);
+    out[file_of[k]] = for_release(artifacts[file_of[k]],
+                                  metadata_from_file(artifacts[file_of[k]], downloaded[k]->path,
+                                                     settings_.transport.max_metadata_size));
   }
   return out;
 }

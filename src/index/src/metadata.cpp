@@ -31,7 +31,7 @@ using ArchivePtr = std::unique_ptr<archive, decltype(&archive_read_free)>;
 
 // The METADATA of the one top-level `.dist-info` directory.
 core::Expected<std::string, std::string> read_metadata(archive* reader, std::string_view what,
-                                                       bool sdist = false) {
+                                                       std::uint64_t limit, bool sdist = false) {
   archive_entry* entry = nullptr;
   while (archive_read_next_header(reader, &entry) == ARCHIVE_OK) {
     const char* raw = archive_entry_pathname(entry);
@@ -46,6 +46,13 @@ core::Expected<std::string, std::string> read_metadata(archive* reader, std::str
     char buffer[16384];
     la_ssize_t n = 0;
     while ((n = archive_read_data(reader, buffer, sizeof buffer)) > 0) {
+      // A zip entry says nothing trustworthy about its size: count what it inflates to.
+      if (text.size() + static_cast<std::size_t>(n) > limit) {
+        return core::unexpected("`" + std::string(path) + "` in " + std::string(what) +
+                                " is larger than the " + std::to_string(limit >> 20) +
+                                " MiB limit for metadata\nhint: `BEVENV_MAX_METADATA_MB` "
+                                "raises the limit");
+      }
       text.append(buffer, static_cast<std::size_t>(n));
     }
     if (n < 0) {
@@ -117,25 +124,28 @@ core::Expected<CoreMetadata, std::string> parse_core_metadata(std::string_view t
   return out;
 }
 
-core::Expected<std::string, std::string> wheel_metadata_text(const std::filesystem::path& wheel) {
+core::Expected<std::string, std::string> wheel_metadata_text(const std::filesystem::path& wheel,
+                                                             std::uint64_t limit) {
   ArchivePtr reader = zip_reader();
   if (archive_read_open_filename(reader.get(), wheel.c_str(), 65536) != ARCHIVE_OK) {
     return core::unexpected("cannot open `" + wheel.string() +
                             "` as a zip: " + archive_error_string(reader.get()));
   }
-  return read_metadata(reader.get(), "`" + wheel.filename().string() + "`");
+  return read_metadata(reader.get(), "`" + wheel.filename().string() + "`", limit);
 }
 
-core::Expected<std::string, std::string> wheel_metadata_text_from_memory(std::string_view bytes) {
+core::Expected<std::string, std::string> wheel_metadata_text_from_memory(std::string_view bytes,
+                                                                         std::uint64_t limit) {
   ArchivePtr reader = zip_reader();
   if (archive_read_open_memory(reader.get(), bytes.data(), bytes.size()) != ARCHIVE_OK) {
     return core::unexpected(std::string("the wheel is not a zip: ") +
                             archive_error_string(reader.get()));
   }
-  return read_metadata(reader.get(), "the wheel");
+  return read_metadata(reader.get(), "the wheel", limit);
 }
 
-core::Expected<std::string, std::string> sdist_metadata_text(const std::filesystem::path& sdist) {
+core::Expected<std::string, std::string> sdist_metadata_text(const std::filesystem::path& sdist,
+                                                             std::uint64_t limit) {
   ArchivePtr reader(archive_read_new(), &archive_read_free);
   archive_read_support_format_tar(reader.get());
   archive_read_support_format_zip(reader.get());
@@ -145,7 +155,7 @@ core::Expected<std::string, std::string> sdist_metadata_text(const std::filesyst
     return core::unexpected("cannot open `" + sdist.string() +
                             "`: " + archive_error_string(reader.get()));
   }
-  return read_metadata(reader.get(), "`" + sdist.filename().string() + "`", true);
+  return read_metadata(reader.get(), "`" + sdist.filename().string() + "`", limit, true);
 }
 
 }  // namespace bevenv::index

@@ -34,12 +34,15 @@ struct Artifact {
 
 // Links of a PEP 503 page or a find-links page. Relative hrefs resolve against `page_url`.
 // Links whose file name is neither a wheel nor an sdist are skipped, as are (when `project` is
-// not empty) files of other projects: find-links pages list many.
-std::vector<Artifact> parse_simple_html(std::string_view html, std::string_view page_url,
-                                        std::string_view project = {});
+// not empty) files of other projects: find-links pages list many. A sha256 (`#sha256=`,
+// `data-core-metadata="sha256=..."`) that is not 64 hex digits is an error naming the file.
+core::Expected<std::vector<Artifact>, std::string> parse_simple_html(std::string_view html,
+                                                                     std::string_view page_url,
+                                                                     std::string_view project = {});
 
 // A PEP 691 project page (`application/vnd.pypi.simple.v1+json`). A page that is not valid
-// JSON, or lacks `files`, is an error naming what is wrong.
+// JSON, or lacks `files`, or has a `sha256` that is not 64 hex digits, is an error naming what
+// is wrong.
 core::Expected<std::vector<Artifact>, std::string> parse_simple_json(std::string_view json,
                                                                      std::string_view page_url,
                                                                      std::string_view project = {});

@@ -9,6 +9,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "bevenv/core/expected.hpp"
@@ -20,10 +21,25 @@ struct TransportSettings {
   std::filesystem::path cache_dir;  // `$XDG_CACHE_HOME/bevenv`; empty: no cache
   bool offline = false;             // only the cache; a miss is an error
   std::chrono::milliseconds connect_timeout{15000};
-  // A transfer that receives nothing for this long is abandoned (and retried).
+  // A transfer slower than `low_speed_limit` bytes a second for this long is abandoned (and
+  // retried): a server that stalls, or drips a byte at a time, is not waited on for ever.
   std::chrono::milliseconds stall_timeout{30000};
+  std::uint32_t low_speed_limit = 1024;
+  // Deadlines, retries and waits included: for one page, metadata file or HEAD; for one
+  // artifact download; for one batch of transfers (a phase of a command, such as "index pages").
+  std::chrono::milliseconds page_deadline{60000};
+  std::chrono::milliseconds download_deadline{1800000};
+  std::chrono::milliseconds phase_deadline{3600000};
   int retries = 3;                         // further attempts after the first
   std::chrono::milliseconds backoff{250};  // doubled after each failed attempt
+  // A `Retry-After` longer than this is waited for this long only.
+  std::chrono::milliseconds retry_after_cap{60000};
+  // Bodies kept in memory: an index or find-links page, a PEP 658 file (artifacts stream to
+  // disk and have no limit).
+  std::uint64_t max_page_size = 32ull << 20;
+  std::uint64_t max_metadata_size = 8ull << 20;
+  // A partial download (`tmp/*.part`) that no live process holds is removed by the next
+  // Transport that opens the cache.
   std::size_t max_parallel = 16;
   std::string proxy;      // empty: libcurl reads http_proxy/https_proxy/no_proxy
   std::string ca_bundle;  // empty: the system's CA store
@@ -47,7 +63,8 @@ struct Page {
 
 struct PageRequest {
   std::string url;
-  std::string accept;  // Accept header; empty: none
+  std::string accept;          // Accept header; empty: none
+  bool metadata_file = false;  // a PEP 658 file: `max_metadata_size` instead of `max_page_size`
 };
 
 // An artifact to download into the cache. With `sha256` set, the bytes must hash to it.
@@ -78,7 +95,8 @@ class Transport {
   const TransportSettings& settings() const { return settings_; }
 
   // Fetches every page in parallel. An error names the URL and what went wrong after the
-  // last attempt ("HTTP 404", "timed out after 3 attempts"...). Pages are not cached here:
+  // last attempt ("HTTP 404", "timed out after 3 attempts"...); errors may end with a line
+  // `hint: ...` saying what to do (split_hint() takes it apart). Pages are not cached here:
   // call commit() once the body parsed, so a malformed page never lands in the cache.
   std::vector<core::Expected<Page, std::string>> get(const std::vector<PageRequest>& requests,
                                                      std::string_view what = "pages");
@@ -109,6 +127,10 @@ class Transport {
   std::size_t transfers_ = 0;
   std::uint64_t temp_counter_ = 0;
 };
+
+// An error of Transport or IndexClient as {message, hint}: the hint is the text after a final
+// "\nhint: ", empty when there is none.
+std::pair<std::string, std::string> split_hint(const std::string& error);
 
 // `$XDG_CACHE_HOME/bevenv`, else `$HOME/.cache/bevenv`.
 std::filesystem::path default_cache_dir();
