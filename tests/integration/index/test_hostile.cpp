@@ -274,5 +274,5 @@ TEST_CASE("a download killed with SIGKILL leaves no .part behind the next one",
   REQUIRE(files[0]);
   CHECK(count_parts(cache) == 1);  // the live one only
   CHECK(fs::exists(live));
-  CHECK(count_files(cache / "files-v1") == 1);
+  CHECK(count_files(cache / "files-v2") == 1);
 }
