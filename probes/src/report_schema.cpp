@@ -180,8 +180,10 @@ constexpr FieldType kFields[] = {
     {"python.torch.file", kString},
     {"python.torch.cuda", kString | kNull},  // null: a CPU-only torch build
     {"python.torch.cuda_available", kBool},
-    {"python.torch.cudnn", kInt | kNull},
-    {"python.torch.arch_flags", kString},
+    {"python.torch.cudnn", kInt | kNull},          // null: no cuDNN
+    {"python.torch.arch_flags", kString | kNull},  // null: torch without _cuda_getArchFlags
+    {"python.torch.cudnn_error", kString},
+    {"python.torch.cached", kBool},
     {"python.torch.arch_list", kArray},
     {"python.torch.arch_list[]", kString},
     {"python.torch.evidence", kString},
@@ -348,7 +350,32 @@ std::optional<ReportProblem> check(const Node& node, const json& value, const st
   return check_children(node, value, path);
 }
 
+// The schema node for a path as ReportProblem names it (`a.b[3].c`); null when unknown.
+const Node* node_at(std::string_view path) {
+  const Node* node = &schema();
+  while (node != nullptr && !path.empty()) {
+    if (path.front() == '[') {
+      node = node->element.get();
+      const auto close = path.find(']');
+      path = close == std::string_view::npos ? std::string_view() : path.substr(close + 1);
+      continue;
+    }
+    if (path.front() == '.') path.remove_prefix(1);
+    const auto end = path.find_first_of(".[");
+    const std::string_view key = path.substr(0, end);
+    const auto known = node->keys.find(key);
+    node = known != node->keys.end() ? &known->second : node->any_key.get();
+    path = end == std::string_view::npos ? std::string_view() : path.substr(end);
+  }
+  return node;
+}
+
 }  // namespace
+
+bool report_field_nullable(std::string_view field) {
+  const Node* node = node_at(field);
+  return node != nullptr && (node->types & kNull) != 0;
+}
 
 std::optional<ReportProblem> check_report(const json& report) {
   if (!report.is_object()) {

@@ -2,7 +2,8 @@
 // recursively and array elements included, replaced by each JSON type no recorded report has
 // there, and judged by `bevenv doctor --report FILE` in-process (app::doctor(), the function
 // the CLI calls). Each must be refused as bad input naming the file and the field: never a
-// pass, a finding, an internal error or a crash.
+// pass, a finding, an internal error or a crash. The one exception is null where the schema
+// says a fact is optional: that report must then be judged (exit 0 or 1) without an error.
 #include <unistd.h>
 
 #include <catch2/catch.hpp>
@@ -14,6 +15,7 @@
 
 #include "bevenv/app/doctor.hpp"
 #include "bevenv/core/error.hpp"
+#include "bevenv/probes/report_schema.hpp"
 
 namespace bevenv::app {
 namespace {
@@ -73,13 +75,31 @@ std::vector<json> recorded_reports() {
 
 struct Tally {
   std::size_t mutations = 0;
-  std::size_t refused = 0;          // exit 2 naming the file and the field
-  std::size_t unnamed = 0;          // exit 2, but the message misses the file or field
-  std::size_t passed = 0;           // exit 0
-  std::size_t findings = 0;         // exit 1
-  std::size_t other_errors = 0;     // exit 3 from a core::Error
-  std::size_t internal_errors = 0;  // any other exception: "internal error" in the CLI
+  std::size_t refused = 0;           // exit 2 naming the file and the field
+  std::size_t unnamed = 0;           // exit 2, but the message misses the file or field
+  std::size_t passed = 0;            // exit 0
+  std::size_t findings = 0;          // exit 1
+  std::size_t other_errors = 0;      // exit 3 from a core::Error
+  std::size_t internal_errors = 0;   // any other exception: "internal error" in the CLI
+  std::size_t optional_nulls = 0;    // null where the schema allows it, judged (exit 0 or 1)
+  std::size_t optional_refused = 0;  // ... but refused all the same
 };
+
+// Null in an optional field is a valid report: it must be judged, not refused or crash.
+void judge_optional_null(const fs::path& file, const std::string& field, Tally& tally) {
+  DoctorOptions options;
+  options.report = file;
+  try {
+    (void)doctor(options);
+    ++tally.optional_nulls;
+  } catch (const core::Error& error) {
+    ++tally.optional_refused;
+    UNSCOPED_INFO(field << ": optional null refused: " << error.what());
+  } catch (const std::exception& error) {
+    ++tally.internal_errors;
+    UNSCOPED_INFO(field << ": internal error: " << error.what());
+  }
+}
 
 void judge(const fs::path& file, const std::string& field, Tally& tally) {
   ++tally.mutations;
@@ -130,7 +150,11 @@ TEST_CASE("doctor --report: every wrongly typed field of a recorded report is ba
         json mutated = reports[r];
         mutated[field.pointer] = sample;
         std::ofstream(file, std::ios::trunc) << mutated.dump();
-        judge(file, field.path, tally);
+        if (kind == "null" && probes::report_field_nullable(field.path)) {
+          judge_optional_null(file, field.path, tally);
+        } else {
+          judge(file, field.path, tally);
+        }
       }
     }
   }
@@ -138,9 +162,9 @@ TEST_CASE("doctor --report: every wrongly typed field of a recorded report is ba
   std::printf(
       "report sweep: %zu reports, %zu wrongly typed: %zu refused naming the field (exit 2), "
       "%zu refused without naming it, %zu exit 0, %zu exit 1, %zu other errors, %zu internal "
-      "errors\n",
+      "errors; %zu nulls in optional fields judged, %zu refused\n",
       reports.size(), tally.mutations, tally.refused, tally.unnamed, tally.passed, tally.findings,
-      tally.other_errors, tally.internal_errors);
+      tally.other_errors, tally.internal_errors, tally.optional_nulls, tally.optional_refused);
   CHECK(tally.mutations > 1000);
   CHECK(tally.passed == 0);
   CHECK(tally.findings == 0);
@@ -148,6 +172,7 @@ TEST_CASE("doctor --report: every wrongly typed field of a recorded report is ba
   CHECK(tally.internal_errors == 0);
   CHECK(tally.unnamed == 0);
   CHECK(tally.refused == tally.mutations);
+  CHECK(tally.optional_refused == 0);
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <string_view>
 
 namespace bevenv::probes {
 
@@ -18,5 +19,9 @@ struct ReportProblem {
 // The first field of `report` whose type the schema does not allow, or a missing or unknown
 // `schema` version; nullopt when the report may be judged.
 std::optional<ReportProblem> check_report(const nlohmann::json& report);
+
+// Whether the schema lets `field` (a path as ReportProblem names it) be null: optional facts
+// such as `python.torch.cuda` (a CPU-only torch) or the diagonal of `driver.p2p`.
+bool report_field_nullable(std::string_view field);
 
 }  // namespace bevenv::probes
