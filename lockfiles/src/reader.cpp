@@ -7,6 +7,8 @@
 
 #include "bevenv/core/error.hpp"
 #include "bevenv/core/fs.hpp"
+#include "bevenv/core/text_input.hpp"
+#include "bevenv/core/toml_nesting.hpp"
 
 namespace bevenv::lockfiles {
 namespace {
@@ -372,6 +374,10 @@ std::string ReadError::to_string() const {
 }
 
 core::Expected<Lockfile, ReadError> parse_lockfile(std::string_view text, std::string_view file) {
+  if (const auto deep = core::check_toml_nesting(text)) {
+    return core::unexpected(ReadError{std::string(file), deep->line, deep->column, deep->message,
+                                      std::string(kEditedHint)});
+  }
   toml::table root;
   try {
     root = toml::parse(text, file);
@@ -398,7 +404,8 @@ core::Expected<Lockfile, ReadError> parse_lockfile(std::string_view text, std::s
 }
 
 Lockfile read_lockfile(const std::filesystem::path& path) {
-  const std::string text = core::read_file(path);
+  const std::string text =
+      core::read_regular_file(path, "pass a lockfile written by `bevenv lock`");
   auto result = parse_lockfile(text, path.string());
   if (!result)
     throw core::Error(core::ExitCode::bad_input, result.error().to_string(), result.error().hint);

@@ -1,4 +1,8 @@
 // Every way the reader refuses a file, with the exact message and position it gives.
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <filesystem>
 
@@ -280,4 +284,35 @@ TEST_CASE("read_lockfile turns errors into core::Error with the hint") {
     CHECK(e.hint() == "upgrade bevenv to read it, or re-create it with this bevenv: `bevenv lock`");
   }
   CHECK_THROWS_AS(read_lockfile(dir / "absent.lock"), core::Error);
+}
+
+TEST_CASE("a lockfile nesting deeper than the limit is refused before toml++ parses it") {
+  std::string header = "[a";
+  for (int i = 0; i < 31000; ++i) header += ".a";
+  const ReadError deep_header = error_of(good_text() + header + "]\n");
+  CHECK(deep_header.line ==
+        static_cast<std::size_t>(std::count(good_text().begin(), good_text().end(), '\n')) + 1);
+  CHECK_THAT(deep_header.message, Catch::Contains("at most 64"));
+  const ReadError deep_array = error_of("schema_version = 1\nx = " + std::string(100000, '['));
+  CHECK(deep_array.line == 2);
+  CHECK(deep_array.column == 5 + 63);  // the 64th `[`, one level below the key `x`
+  CHECK_FALSE(deep_array.hint.empty());
+}
+
+TEST_CASE("read_lockfile refuses a FIFO and a directory as bad input") {
+  const auto dir =
+      std::filesystem::temp_directory_path() / ("bevenv-lock-fifo-" + std::to_string(::getpid()));
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  REQUIRE(::mkfifo((dir / "bevenv.lock").c_str(), 0600) == 0);
+  for (const auto& path : {dir / "bevenv.lock", dir}) {
+    try {
+      (void)read_lockfile(path);
+      FAIL("no error");
+    } catch (const core::Error& error) {
+      CHECK(error.code() == core::ExitCode::bad_input);
+      CHECK_THAT(error.what(), Catch::Contains("`" + path.string() + "`"));
+    }
+  }
+  std::filesystem::remove_all(dir);
 }
