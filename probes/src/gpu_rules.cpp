@@ -200,18 +200,22 @@ bool p2p_cell(const json& matrix, std::size_t row, std::size_t column) {
 void p2p(const json& report, std::vector<Finding>& out) {
   if (status_of(report, "driver") != "ok" || !report["driver"].contains("p2p")) return;
   const json& matrix = report["driver"]["p2p"];
-  if (!matrix.is_array() || matrix.size() < 2) return;
+  if (!matrix.is_array()) return;
+  // The devices say how many GPUs there are; a matrix with fewer rows lacks the rest.
+  const json& devices = report["driver"].value("devices", json::array());
+  const std::size_t gpus = std::max(matrix.size(), devices.is_array() ? devices.size() : 0);
+  if (gpus < 2) return;
   std::string missing;
-  for (std::size_t a = 0; a < matrix.size() && missing.empty(); ++a) {
-    for (std::size_t b = a + 1; b < matrix.size() && missing.empty(); ++b) {
+  for (std::size_t a = 0; a < gpus && missing.empty(); ++a) {
+    for (std::size_t b = a + 1; b < gpus && missing.empty(); ++b) {
       if (!p2p_cell(matrix, a, b) || !p2p_cell(matrix, b, a)) {
         missing = "GPU " + std::to_string(a) + " and " + std::to_string(b);
       }
     }
   }
   if (missing.empty()) {
-    out.push_back(make_finding(
-        "p2p", Severity::ok, "P2P access between all " + std::to_string(matrix.size()) + " GPUs"));
+    out.push_back(make_finding("p2p", Severity::ok,
+                               "P2P access between all " + std::to_string(gpus) + " GPUs"));
   } else {
     out.push_back(
         make_finding("p2p", Severity::warning,

@@ -69,8 +69,9 @@ constexpr FieldType kFields[] = {
     {"host.shm.free_bytes", kNumber},
     {"host.shm.error", kString},
     {"host.memlock", kObject},
-    {"host.memlock.soft", kString},
-    {"host.memlock.hard", kString},
+    // A count of bytes, or `unlimited`.
+    {"host.memlock.soft", kString | kNumber},
+    {"host.memlock.hard", kString | kNumber},
     {"host.memlock.status", kString},
     {"host.memlock.error", kString},
     // driver (libcuda)
@@ -114,7 +115,13 @@ constexpr FieldType kFields[] = {
     {"nvml.devices[].error", kString | kObject},
     // kernel (NVRTC and a tiny kernel on every GPU)
     {"kernel", kObject},
-    {"kernel.compile_only", kBool},
+    // `--compile-only PATH`: what was written there.
+    {"kernel.compile_only", kBool | kObject},
+    {"kernel.compile_only.arch", kString},
+    {"kernel.compile_only.kind", kString},
+    {"kernel.compile_only.path", kString},
+    {"kernel.compile_only.bytes", kNumber},
+    {"kernel.compile_only.compile_ms", kNumber},
     {"kernel.nvrtc", kObject},
     {"kernel.nvrtc.library_path", kString},
     {"kernel.nvrtc.version", kString},
@@ -375,6 +382,11 @@ const Node* node_at(std::string_view path) {
 bool report_field_nullable(std::string_view field) {
   const Node* node = node_at(field);
   return node != nullptr && (node->types & kNull) != 0;
+}
+
+bool report_field_accepts(std::string_view field, const json& value) {
+  const Node* node = node_at(field);
+  return node == nullptr || (node->types & type_of(value)) != 0;
 }
 
 std::optional<ReportProblem> check_report(const json& report) {

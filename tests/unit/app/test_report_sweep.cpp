@@ -147,6 +147,8 @@ TEST_CASE("doctor --report: every wrongly typed field of a recorded report is ba
     for (const auto& field : fields[r]) {
       for (const auto& [kind, sample] : samples()) {
         if (seen[field.pattern].count(kind) != 0) continue;
+        // Another type the schema allows here (`unlimited` for a byte count) is not wrong.
+        if (kind != "null" && probes::report_field_accepts(field.path, sample)) continue;
         json mutated = reports[r];
         mutated[field.pointer] = sample;
         std::ofstream(file, std::ios::trunc) << mutated.dump();

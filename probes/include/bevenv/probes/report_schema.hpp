@@ -24,4 +24,8 @@ std::optional<ReportProblem> check_report(const nlohmann::json& report);
 // such as `python.torch.cuda` (a CPU-only torch) or the diagonal of `driver.p2p`.
 bool report_field_nullable(std::string_view field);
 
+// Whether the schema allows `value`'s JSON type at `field` (true for a field it does not know):
+// a byte count may also be `unlimited`, so a real report's type is not the only right one.
+bool report_field_accepts(std::string_view field, const nlohmann::json& value);
+
 }  // namespace bevenv::probes
