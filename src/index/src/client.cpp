@@ -5,7 +5,9 @@
 #include <set>
 
 #include "bevenv/core/sha256.hpp"
+#include "cache.hpp"
 #include "local_files.hpp"
+#include "remote_metadata.hpp"
 
 namespace bevenv::index {
 namespace {
@@ -47,6 +49,69 @@ core::Expected<CoreMetadata, std::string> metadata_from_file(const Artifact& art
   if (!parsed)
     return core::unexpected("the metadata of `" + artifact.filename + "`: " + parsed.error());
   return parsed;
+}
+
+core::Expected<CoreMetadata, std::string> parse_metadata_of(const Artifact& artifact,
+                                                            std::string_view text) {
+  auto parsed = parse_core_metadata(text);
+  if (!parsed)
+    return core::unexpected("the metadata of `" + artifact.filename + "`: " + parsed.error());
+  return parsed;
+}
+
+std::string host_of(const std::string& url) {
+  const auto scheme = url.find("://");
+  if (scheme == std::string::npos) return {};
+  const auto begin = scheme + 3;
+  return url.substr(begin, url.find('/', begin) - begin);
+}
+
+// Wheels over HTTP: a zip's directory sits at its end, so a few ranges find the METADATA.
+bool range_readable(const Artifact& a) {
+  return a.kind == ArtifactKind::wheel &&
+         (a.url.starts_with("https://") || a.url.starts_with("http://"));
+}
+
+// The whole archive is in the cache already: reading it there costs no transfer.
+bool whole_file_cached(const fs::path& root, const Artifact& a) {
+  std::error_code ec;
+  if (!a.sha256.empty())
+    return fs::is_regular_file(cache::file_path(root, a.sha256, a.filename), ec);
+  return cache::file_by_url(root, a.url).has_value();
+}
+
+// PEP 658 files: checked against the published sha256 when it is new, parsed, committed.
+void read_metadata_files(
+    Transport& transport, const std::vector<Artifact>& artifacts,
+    const std::vector<PageRequest>& pages, const std::vector<std::size_t>& page_of,
+    std::vector<std::optional<core::Expected<CoreMetadata, std::string>>>& out) {
+  auto fetched = transport.get(pages, "metadata");
+  for (std::size_t k = 0; k < fetched.size(); ++k) {
+    const Artifact& a = artifacts[page_of[k]];
+    auto& page = fetched[k];
+    if (!page) {
+      out[page_of[k]] = core::unexpected(page.error());
+      continue;
+    }
+    // A cached copy was checked before it was committed; only a new body is hashed.
+    const bool checked = page->from_cache && page->body_sha256 == a.metadata_sha256;
+    if (!a.metadata_sha256.empty() && !checked) {
+      std::string actual = core::sha256_hex(page->body);
+      if (actual != a.metadata_sha256) {
+        out[page_of[k]] = core::unexpected("sha256 mismatch for `" + page->url + "`: expected " +
+                                           a.metadata_sha256 + ", got " + actual);
+        continue;
+      }
+      page->body_sha256 = std::move(actual);
+    }
+    auto parsed = parse_core_metadata(page->body);
+    if (!parsed) {
+      out[page_of[k]] = core::unexpected("`" + page->url + "`: " + parsed.error());
+      continue;
+    }
+    transport.commit(*page);
+    out[page_of[k]] = std::move(parsed);
+  }
 }
 
 }  // namespace
@@ -185,10 +250,20 @@ std::map<std::string, core::Expected<Listing, std::string>> IndexClient::list(
 
 std::vector<core::Expected<CoreMetadata, std::string>> IndexClient::metadata(
     const std::vector<Artifact>& artifacts) {
-  std::vector<core::Expected<CoreMetadata, std::string>> out(artifacts.size(),
-                                                             core::unexpected(std::string()));
+  auto read = metadata(artifacts, MetadataCost::any);
+  std::vector<core::Expected<CoreMetadata, std::string>> out;
+  out.reserve(read.size());
+  for (auto& r : read) out.push_back(std::move(r).value());
+  return out;
+}
+
+std::vector<std::optional<core::Expected<CoreMetadata, std::string>>> IndexClient::metadata(
+    const std::vector<Artifact>& artifacts, MetadataCost cost) {
+  std::vector<std::optional<core::Expected<CoreMetadata, std::string>>> out(artifacts.size());
   std::vector<PageRequest> pages;
   std::vector<std::size_t> page_of;
+  std::vector<remote::WheelRead> ranged;
+  std::vector<std::size_t> ranged_of;
   std::vector<FileRequest> files;
   std::vector<std::size_t> file_of;
   std::vector<std::pair<const Artifact*, std::string>> local_files;
@@ -197,6 +272,14 @@ std::vector<core::Expected<CoreMetadata, std::string>> IndexClient::metadata(
       local_files.emplace_back(&a, std::move(path));
   }
   local_->prefetch_metadata(local_files);
+  const fs::path& root = transport_.settings().cache_dir;
+  auto to_download = [&](const Artifact& a, std::size_t i) {
+    const bool cached = whole_file_cached(root, a);
+    if (cost == MetadataCost::cheap_only && !cached) return;
+    if (!cached) ++stats_.whole_downloads;
+    files.push_back({a.url, a.filename, a.sha256});
+    file_of.push_back(i);
+  };
   for (std::size_t i = 0; i < artifacts.size(); ++i) {
     const Artifact& a = artifacts[i];
     if (const std::string path = local_path_of(a.url); !path.empty()) {
@@ -204,40 +287,38 @@ std::vector<core::Expected<CoreMetadata, std::string>> IndexClient::metadata(
     } else if (a.has_metadata_file) {
       pages.push_back({a.url + ".metadata", ""});
       page_of.push_back(i);
+    } else if (auto text = cache::read_metadata(root, a.sha256, a.url)) {
+      out[i] = parse_metadata_of(a, *text);
+    } else if (range_readable(a) && !whole_file_cached(root, a) && !transport_.settings().offline &&
+               stats_.no_ranges.count(host_of(a.url)) == 0) {
+      ranged.push_back({a.url, a.name});
+      ranged_of.push_back(i);
     } else {
-      files.push_back({a.url, a.filename, a.sha256});
-      file_of.push_back(i);
+      to_download(a, i);
     }
   }
   local_->save();
-  auto fetched = transport_.get(pages, "metadata");
-  for (std::size_t k = 0; k < fetched.size(); ++k) {
-    const Artifact& a = artifacts[page_of[k]];
-    auto& page = fetched[k];
-    if (!page) {
-      out[page_of[k]] = core::unexpected(page.error());
+  read_metadata_files(transport_, artifacts, pages, page_of, out);
+  auto read = remote::read_wheel_metadata(transport_, ranged);
+  for (std::size_t k = 0; k < read.size(); ++k) {
+    const Artifact& a = artifacts[ranged_of[k]];
+    if (read[k].ranges_ignored) {
+      stats_.no_ranges.insert(host_of(a.url));
+      to_download(a, ranged_of[k]);
       continue;
     }
-    // A cached copy was checked before it was committed; only a new body is hashed.
-    const bool checked = page->from_cache && page->body_sha256 == a.metadata_sha256;
-    if (!a.metadata_sha256.empty() && !checked) {
-      std::string actual = core::sha256_hex(page->body);
-      if (actual != a.metadata_sha256) {
-        out[page_of[k]] = core::unexpected("sha256 mismatch for `" + page->url + "`: expected " +
-                                           a.metadata_sha256 + ", got " + actual);
-        continue;
-      }
-      page->body_sha256 = std::move(actual);
-    }
-    auto parsed = parse_core_metadata(page->body);
-    if (!parsed) {
-      out[page_of[k]] = core::unexpected("`" + page->url + "`: " + parsed.error());
+    if (!read[k].text) {
+      out[ranged_of[k]] = core::unexpected(read[k].error);
       continue;
     }
-    transport_.commit(*page);
-    out[page_of[k]] = std::move(parsed);
+    ++stats_.by_range;
+    stats_.range_bytes += read[k].bytes;
+    auto parsed = parse_metadata_of(a, *read[k].text);
+    // Only METADATA that parsed is kept, as pages are committed only once they parsed.
+    if (parsed) cache::write_metadata(root, a.sha256, a.url, *read[k].text);
+    out[ranged_of[k]] = std::move(parsed);
   }
-  auto downloaded = transport_.download(files, "metadata (wheels)");
+  auto downloaded = transport_.download(files, "metadata (whole archives)");
   for (std::size_t k = 0; k < downloaded.size(); ++k) {
     if (!downloaded[k]) {
       out[file_of[k]] = core::unexpected(downloaded[k].error());

@@ -88,6 +88,10 @@ std::size_t on_body(char* data, std::size_t size, std::size_t count, void* user)
     job->hasher.update(data, n);
     return std::fwrite(data, 1, n, job->out) == n ? n : 0;
   }
+  if (job->kind == JobKind::range && job->status == 200) {
+    job->range_ignored = true;  // the whole file is coming: abandon it, the caller downloads
+    return 0;
+  }
   job->body.append(data, n);
   return n;
 }
@@ -107,6 +111,7 @@ std::size_t on_header(char* data, std::size_t size, std::size_t count, void* use
     job->content_type.clear();
     job->max_age = 0;
     job->content_length.reset();
+    job->content_range.clear();
     return n;
   }
   const auto colon = line.find(':');
@@ -116,6 +121,7 @@ std::size_t on_header(char* data, std::size_t size, std::size_t count, void* use
   if (key == "etag") job->etag = value;
   if (key == "last-modified") job->last_modified = value;
   if (key == "content-type") job->content_type = value;
+  if (key == "content-range") job->content_range = value;
   if (key == "content-length") job->content_length = std::strtoull(value.c_str(), nullptr, 10);
   if (key == "cache-control") {
     const std::string l = lower(value);
@@ -193,6 +199,7 @@ void Transport::prepare(Job& job) {
   }
   if (job.headers != nullptr) curl_easy_setopt(easy, CURLOPT_HTTPHEADER, job.headers);
   if (job.kind == JobKind::head) curl_easy_setopt(easy, CURLOPT_NOBODY, 1L);
+  if (job.kind == JobKind::range) prepare_range(easy, job);
   if (job.kind == JobKind::file) {
     const fs::path dir = cache::temp_dir(settings_.cache_dir);
     std::error_code ignored;
@@ -216,6 +223,7 @@ void Transport::run(std::vector<Job*>& jobs, std::string_view what) {
     job.error = std::move(error);
     ++done;
     bytes += job.received;
+    bytes_received_ += job.received;
     reporter_->advance(done, bytes);
   };
 
@@ -257,7 +265,7 @@ void Transport::run(std::vector<Job*>& jobs, std::string_view what) {
       }
       std::string failure;
       bool again = false;
-      if (code != CURLE_OK) {
+      if (code != CURLE_OK && !job->range_ignored) {
         failure = describe(code);
         again = retryable(code);
       } else if (job->status >= 500 || job->status == 429 || job->status == 408) {

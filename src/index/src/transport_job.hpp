@@ -14,7 +14,7 @@
 
 namespace bevenv::index {
 
-enum class JobKind { page, file, head };
+enum class JobKind { page, file, head, range };
 
 struct Transport::Job {
   JobKind kind = JobKind::page;
@@ -38,6 +38,11 @@ struct Transport::Job {
   curl_slist* headers = nullptr;
   bool finished = false;
   std::string error;  // empty when it succeeded
+  // Ranges (transport_range.cpp): the Range header's value, the Content-Range answered, and
+  // whether the server sent the whole file instead (the transfer is then abandoned).
+  std::string range;
+  std::string content_range;
+  bool range_ignored = false;
 
   Job() = default;
   Job(const Job&) = delete;
@@ -51,5 +56,9 @@ struct Transport::Job {
     }
   }
 };
+
+// Range jobs: sets CURLOPT_RANGE and asks for the bytes as stored (a compressed encoding
+// would make the offsets meaningless).
+void prepare_range(CURL* easy, Transport::Job& job);
 
 }  // namespace bevenv::index
