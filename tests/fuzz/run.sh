@@ -28,7 +28,7 @@ for target in "${targets[@]}"; do
   corpus="${build}/fuzz-corpus/${target}"
   mkdir -p "${corpus}"
   # A few seeds with the grammar's words get the fuzzer past the first characters quickly.
-  if [[ -z "$(ls -A "${corpus}")" ]]; then
+  if [[ -z "$(ls -A "${corpus}")" && ! -d "${repo}/tests/fuzz/seeds/${target}" ]]; then
     i=0
     for seed in "1!2.0rc1.post2.dev3+cu113" "v1.0-1" "1.0a.post.dev" $'>=1.0, !=1.1.*\n1.1\n1.0rc1' \
         $'~=1.4.5,<2\n1.4.5+local\n1.5' $'===foo\nfoo' $'==1.0+local\n1.0'; do
@@ -36,10 +36,17 @@ for target in "${targets[@]}"; do
       i=$((i + 1))
     done
   fi
+  # Binary parsers keep seed files in tests/fuzz/seeds/TARGET/ (small real archives) and get
+  # longer inputs.
+  max_len=256
+  if [[ -d "${repo}/tests/fuzz/seeds/${target}" ]]; then
+    cp -n "${repo}/tests/fuzz/seeds/${target}"/* "${corpus}/"
+    max_len=4096
+  fi
   log="${build}/${target}.log"
   binary="$(find "${build}" -type f -name "${target}" -perm -u+x | head -n 1)"
   echo "== ${target}: ${seconds}s"
-  if "${binary}" -max_total_time="${seconds}" -max_len=256 \
+  if "${binary}" -max_total_time="${seconds}" -max_len="${max_len}" \
       -print_final_stats=1 "${corpus}" >"${log}" 2>&1; then
     execs="$(grep -E '^stat::number_of_executed_units' "${log}" | awk '{print $2}')"
     echo "   ok: ${execs:-?} executions in ${seconds}s; $(grep -E "DONE" "${log}" | tail -n 1)"

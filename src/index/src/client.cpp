@@ -8,6 +8,7 @@
 #include "cache.hpp"
 #include "local_files.hpp"
 #include "remote_metadata.hpp"
+#include "sdist_stream.hpp"
 
 namespace bevenv::index {
 namespace {
@@ -66,11 +67,12 @@ std::string host_of(const std::string& url) {
   return url.substr(begin, url.find('/', begin) - begin);
 }
 
-// Wheels over HTTP: a zip's directory sits at its end, so a few ranges find the METADATA.
-bool range_readable(const Artifact& a) {
-  return a.kind == ArtifactKind::wheel &&
-         (a.url.starts_with("https://") || a.url.starts_with("http://"));
+bool is_http(const std::string& url) {
+  return url.starts_with("https://") || url.starts_with("http://");
 }
+
+// Wheels over HTTP: a zip's directory sits at its end, so a few ranges find the METADATA.
+bool range_readable(const Artifact& a) { return a.kind == ArtifactKind::wheel && is_http(a.url); }
 
 // The whole archive is in the cache already: reading it there costs no transfer.
 bool whole_file_cached(const fs::path& root, const Artifact& a) {
@@ -264,6 +266,8 @@ std::vector<std::optional<core::Expected<CoreMetadata, std::string>>> IndexClien
   std::vector<std::size_t> page_of;
   std::vector<remote::WheelRead> ranged;
   std::vector<std::size_t> ranged_of;
+  std::vector<std::string> streamed;
+  std::vector<std::size_t> streamed_of;
   std::vector<FileRequest> files;
   std::vector<std::size_t> file_of;
   std::vector<std::pair<const Artifact*, std::string>> local_files;
@@ -293,6 +297,10 @@ std::vector<std::optional<core::Expected<CoreMetadata, std::string>>> IndexClien
                stats_.no_ranges.count(host_of(a.url)) == 0) {
       ranged.push_back({a.url, a.name});
       ranged_of.push_back(i);
+    } else if (a.kind == ArtifactKind::sdist && is_http(a.url) && cost == MetadataCost::any &&
+               !whole_file_cached(root, a) && !transport_.settings().offline) {
+      streamed.push_back(a.url);
+      streamed_of.push_back(i);
     } else {
       to_download(a, i);
     }
@@ -317,6 +325,19 @@ std::vector<std::optional<core::Expected<CoreMetadata, std::string>>> IndexClien
     // Only METADATA that parsed is kept, as pages are committed only once they parsed.
     if (parsed) cache::write_metadata(root, a.sha256, a.url, *read[k].text);
     out[ranged_of[k]] = std::move(parsed);
+  }
+  auto sdists = remote::read_sdist_metadata(transport_, streamed);
+  for (std::size_t k = 0; k < sdists.size(); ++k) {
+    const Artifact& a = artifacts[streamed_of[k]];
+    stats_.stream_bytes += sdists[k].bytes;
+    if (!sdists[k].text) {
+      out[streamed_of[k]] = core::unexpected(sdists[k].error);
+      continue;
+    }
+    ++stats_.streamed;
+    auto parsed = parse_metadata_of(a, *sdists[k].text);
+    if (parsed) cache::write_metadata(root, a.sha256, a.url, *sdists[k].text);
+    out[streamed_of[k]] = std::move(parsed);
   }
   auto downloaded = transport_.download(files, "metadata (whole archives)");
   for (std::size_t k = 0; k < downloaded.size(); ++k) {

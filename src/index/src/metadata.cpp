@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "bevenv/core/name.hpp"
+#include "sdist_scan.hpp"
 
 namespace bevenv::index {
 namespace {
@@ -30,17 +31,14 @@ bool iequals(std::string_view a, std::string_view b) {
 using ArchivePtr = std::unique_ptr<archive, decltype(&archive_read_free)>;
 
 // The METADATA of the one top-level `.dist-info` directory.
-core::Expected<std::string, std::string> read_metadata(archive* reader, std::string_view what,
-                                                       bool sdist = false) {
+core::Expected<std::string, std::string> read_metadata(archive* reader, std::string_view what) {
   archive_entry* entry = nullptr;
   while (archive_read_next_header(reader, &entry) == ARCHIVE_OK) {
     const char* raw = archive_entry_pathname(entry);
     const std::string_view path = raw != nullptr ? raw : "";
     const auto slash = path.find('/');
-    const bool wanted =
-        sdist ? (slash != std::string_view::npos && path.substr(slash) == "/PKG-INFO")
-              : (slash != std::string_view::npos && path.substr(slash) == "/METADATA" &&
-                 path.substr(0, slash).ends_with(".dist-info"));
+    const bool wanted = slash != std::string_view::npos && path.substr(slash) == "/METADATA" &&
+                        path.substr(0, slash).ends_with(".dist-info");
     if (!wanted) continue;
     std::string text;
     char buffer[16384];
@@ -55,8 +53,7 @@ core::Expected<std::string, std::string> read_metadata(archive* reader, std::str
     return text;
   }
   const char* error = archive_error_string(reader);
-  return core::unexpected(std::string(what) +
-                          (sdist ? " has no `PKG-INFO`" : " has no `*.dist-info/METADATA`") +
+  return core::unexpected(std::string(what) + " has no `*.dist-info/METADATA`" +
                           (error != nullptr ? std::string(" (") + error + ")" : std::string()));
 }
 
@@ -145,7 +142,7 @@ core::Expected<std::string, std::string> sdist_metadata_text(const std::filesyst
     return core::unexpected("cannot open `" + sdist.string() +
                             "`: " + archive_error_string(reader.get()));
   }
-  return read_metadata(reader.get(), "`" + sdist.filename().string() + "`", true);
+  return scan_sdist(reader.get(), "`" + sdist.filename().string() + "`");
 }
 
 }  // namespace bevenv::index

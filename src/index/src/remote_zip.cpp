@@ -94,15 +94,18 @@ std::optional<std::uint64_t> find_end_record(const Window& tail) {
   return std::nullopt;
 }
 
-// The ZIP64 end record that `locator` points to, or the range that holds it.
+// The ZIP64 end record that `locator` (at `locator_offset`) points to, or the range that holds
+// it: the record lies before its locator.
 core::Expected<Step<Directory>, std::string> zip64_directory(const std::vector<Window>& windows,
-                                                             std::string_view locator) {
+                                                             std::string_view locator,
+                                                             std::uint64_t locator_offset) {
   Reader in(locator);
   in.u32();  // signature, checked by the caller
   const std::uint64_t disk = in.u32();
   const std::uint64_t record = in.u64();
   if (disk != 0) return core::unexpected(std::string("multi-disk zips are not supported"));
-  if (record > UINT64_MAX - kEnd64Size) return core::unexpected(std::string("bad ZIP64 locator"));
+  if (!fits(record, kEnd64Size, locator_offset))
+    return core::unexpected(std::string("the ZIP64 locator points past itself"));
   const auto bytes = slice(windows, {record, record + kEnd64Size});
   if (!bytes) return Step<Directory>(ByteRange{record, record + kEnd64Size});
   Reader r(*bytes);
@@ -158,7 +161,8 @@ core::Expected<Step<Directory>, std::string> find_directory(const std::vector<Wi
     const ByteRange locator{*end - kLocatorSize, *end};
     const auto bytes = slice(windows, locator);
     if (!bytes) return Step<Directory>(ByteRange{locator.begin, file_size});
-    if (u32_at(*bytes, 0) == kLocatorSignature) return zip64_directory(windows, *bytes);
+    if (u32_at(*bytes, 0) == kLocatorSignature)
+      return zip64_directory(windows, *bytes, locator.begin);
   }
   if (disk != 0 || directory_disk != 0)
     return core::unexpected(std::string("multi-disk zips are not supported"));

@@ -89,7 +89,12 @@ std::size_t on_body(char* data, std::size_t size, std::size_t count, void* user)
     return std::fwrite(data, 1, n, job->out) == n ? n : 0;
   }
   if (job->kind == JobKind::range && job->status == 200) {
-    job->range_ignored = true;  // the whole file is coming: abandon it, the caller downloads
+    job->stopped = true;  // the whole file is coming: abandon it, the caller downloads
+    return 0;
+  }
+  if (job->kind == JobKind::stream && job->status == 200) {
+    if (job->sink(std::string_view(data, n), job->attempts)) return n;
+    job->stopped = true;
     return 0;
   }
   job->body.append(data, n);
@@ -265,7 +270,7 @@ void Transport::run(std::vector<Job*>& jobs, std::string_view what) {
       }
       std::string failure;
       bool again = false;
-      if (code != CURLE_OK && !job->range_ignored) {
+      if (code != CURLE_OK && !job->stopped) {
         failure = describe(code);
         again = retryable(code);
       } else if (job->status >= 500 || job->status == 429 || job->status == 408) {

@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <string>
 
@@ -14,7 +15,7 @@
 
 namespace bevenv::index {
 
-enum class JobKind { page, file, head, range };
+enum class JobKind { page, file, head, range, stream };
 
 struct Transport::Job {
   JobKind kind = JobKind::page;
@@ -38,11 +39,13 @@ struct Transport::Job {
   curl_slist* headers = nullptr;
   bool finished = false;
   std::string error;  // empty when it succeeded
-  // Ranges (transport_range.cpp): the Range header's value, the Content-Range answered, and
-  // whether the server sent the whole file instead (the transfer is then abandoned).
+  // Ranges and streams (transport_range.cpp): the Range header's value, the Content-Range
+  // answered, a stream's sink, and whether the transfer was stopped on purpose (a range
+  // answered with the whole file, or a sink that has what it needs).
   std::string range;
   std::string content_range;
-  bool range_ignored = false;
+  std::function<bool(std::string_view, int)> sink;
+  bool stopped = false;
 
   Job() = default;
   Job(const Job&) = delete;

@@ -1,5 +1,6 @@
-// Transport::get_ranges: HTTP Range requests for parts of remote files (a wheel's central
-// directory and METADATA), never cached here: the caller caches what it extracts.
+// Transport::get_ranges and Transport::stream: parts of remote files (a wheel's central
+// directory and METADATA, an sdist's first entries), never cached here: the caller caches what
+// it extracts.
 #include <cstdlib>
 #include <memory>
 #include <optional>
@@ -36,7 +37,7 @@ std::optional<ContentRange> parse_content_range(const std::string& value) {
 
 core::Expected<RangeReply, std::string> reply_of(Transport::Job& job) {
   RangeReply reply;
-  if (job.range_ignored) {
+  if (job.stopped) {
     reply.ignored = true;
     return reply;
   }
@@ -58,7 +59,7 @@ core::Expected<RangeReply, std::string> reply_of(Transport::Job& job) {
 }  // namespace
 
 void prepare_range(CURL* easy, Transport::Job& job) {
-  job.range_ignored = false;
+  job.stopped = false;
   job.content_range.clear();
   curl_easy_setopt(easy, CURLOPT_ACCEPT_ENCODING, static_cast<char*>(nullptr));
   curl_easy_setopt(easy, CURLOPT_RANGE, job.range.c_str());
@@ -94,6 +95,39 @@ std::vector<core::Expected<RangeReply, std::string>> Transport::get_ranges(
       continue;
     }
     out[i] = reply_of(*job);
+  }
+  return out;
+}
+
+std::vector<core::Expected<StreamReply, std::string>> Transport::stream(
+    const std::vector<StreamRequest>& requests, std::string_view what) {
+  std::vector<core::Expected<StreamReply, std::string>> out(requests.size(),
+                                                            core::unexpected(std::string()));
+  std::vector<std::unique_ptr<Job>> jobs(requests.size());
+  std::vector<Job*> to_run;
+  for (std::size_t i = 0; i < requests.size(); ++i) {
+    if (settings_.offline) {
+      out[i] = core::unexpected("`" + requests[i].url + "`: no stream (offline)");
+      continue;
+    }
+    auto job = std::make_unique<Job>();
+    job->kind = JobKind::stream;
+    job->url = requests[i].url;
+    job->sink = requests[i].sink;
+    to_run.push_back(job.get());
+    jobs[i] = std::move(job);
+  }
+  run(to_run, what);
+  for (std::size_t i = 0; i < requests.size(); ++i) {
+    Job* job = jobs[i].get();
+    if (job == nullptr) continue;
+    if (!job->error.empty()) {
+      out[i] = core::unexpected("`" + job->url + "`: " + job->error);
+    } else if (job->status != 200) {
+      out[i] = core::unexpected("`" + job->url + "`: HTTP " + std::to_string(job->status));
+    } else {
+      out[i] = StreamReply{job->stopped, job->received};
+    }
   }
   return out;
 }

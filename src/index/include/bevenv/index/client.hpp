@@ -24,6 +24,8 @@ class LocalFiles;
 struct MetadataStats {
   std::size_t by_range = 0;         // wheels whose METADATA came from byte ranges
   std::uint64_t range_bytes = 0;    // bytes those ranges received
+  std::size_t streamed = 0;         // sdists whose PKG-INFO came from a stopped stream
+  std::uint64_t stream_bytes = 0;   // bytes those streams received
   std::size_t whole_downloads = 0;  // archives downloaded whole to read their metadata
   std::set<std::string> no_ranges;  // hosts that answered a range request with the whole file
 };
@@ -57,11 +59,11 @@ class IndexClient {
       const std::map<std::string, std::vector<Source>>& only = {});
 
   // Core metadata of each artifact: the PEP 658 file where the source publishes one, else the
-  // METADATA inside a remote wheel read by byte ranges (kept in the cache by the wheel's
-  // sha256), else the archive downloaded into the cache (hash-checked) and read: a wheel's
-  // METADATA or an sdist's PKG-INFO. Local files are opened once: their metadata is kept in the
-  // cache by size and mtime. With `cheap_only`, an artifact that would need a whole download
-  // (not cached) gets nullopt instead.
+  // METADATA inside a remote wheel read by byte ranges, or a remote sdist's PKG-INFO read from
+  // a transfer stopped once it has arrived (both kept in the cache by the archive's sha256),
+  // else the archive downloaded into the cache (hash-checked) and read. Local files are opened
+  // once: their metadata is kept in the cache by size and mtime. With `cheap_only`, an artifact
+  // that would need a whole download (not cached) gets nullopt instead.
   std::vector<std::optional<core::Expected<CoreMetadata, std::string>>> metadata(
       const std::vector<Artifact>& artifacts, MetadataCost cost);
   std::vector<core::Expected<CoreMetadata, std::string>> metadata(

@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -86,6 +87,19 @@ struct RangeReply {
   std::string body;
 };
 
+// A remote file read as it arrives, by a sink that may stop the transfer early (an sdist's
+// PKG-INFO is often near its start). The sink sees the bytes of a 200 answer only; `attempt`
+// grows when a failed transfer starts over from the first byte. Never cached here.
+struct StreamRequest {
+  std::string url;
+  std::function<bool(std::string_view chunk, int attempt)> sink;  // false: stop the transfer
+};
+
+struct StreamReply {
+  bool stopped = false;     // the sink stopped it
+  std::uint64_t bytes = 0;  // received in the last attempt
+};
+
 class Transport {
  public:
   explicit Transport(TransportSettings settings, Reporter* reporter = nullptr);
@@ -113,6 +127,10 @@ class Transport {
   // Byte ranges in parallel (206 answers); a server that ignores ranges gives `ignored`.
   std::vector<core::Expected<RangeReply, std::string>> get_ranges(
       const std::vector<RangeRequest>& requests, std::string_view what = "byte ranges");
+
+  // Streams in parallel; an error names the URL, as for pages.
+  std::vector<core::Expected<StreamReply, std::string>> stream(
+      const std::vector<StreamRequest>& requests, std::string_view what = "streams");
 
   // Counters for reports and tests.
   std::size_t network_transfers() const { return transfers_; }
