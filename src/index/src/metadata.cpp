@@ -76,7 +76,9 @@ core::Expected<CoreMetadata, std::string> parse_core_metadata(std::string_view t
     if (end == std::string_view::npos) end = text.size();
     const std::string_view line = text.substr(pos, end - pos);
     pos = end + 1;
-    if (trim(line).empty()) break;  // the description body follows
+    // Only an empty line ends the headers: a line of blanks continues a field (RFC 822, as
+    // Python's email parser reads it), and long License fields are full of them.
+    if (line.empty() || line == "\r") break;  // the description body follows
     if ((line.front() == ' ' || line.front() == '\t') && !fields.empty()) {
       fields.back().second += " " + std::string(trim(line));
       continue;

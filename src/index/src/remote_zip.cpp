@@ -143,9 +143,10 @@ core::Expected<Step<Directory>, std::string> find_directory(const std::vector<Wi
   const auto end = find_end_record(*tail);
   if (!end) {
     // A long archive comment can push the end record out of a short tail: ask once for all of
-    // the bytes that may hold it.
+    // the bytes that may hold it, and a first read's worth before them, where the directory is.
     if (tail->offset > 0 && tail->bytes.size() < search)
-      return Step<Directory>(ByteRange{file_size - std::min(file_size, search), file_size});
+      return Step<Directory>(
+          ByteRange{file_size - std::min(file_size, search + kTailSize), file_size});
     return core::unexpected(std::string("not a zip: no end of central directory record"));
   }
   Reader r(*slice(windows, {*end, *end + kEndSize}));

@@ -30,7 +30,8 @@ std::string_view header_block(std::string_view text) {
   while (pos < text.size()) {
     auto end = text.find('\n', pos);
     if (end == std::string_view::npos) end = text.size();
-    if (trim(text.substr(pos, end - pos)).empty()) return text.substr(0, pos);
+    const std::string_view line = text.substr(pos, end - pos);
+    if (line.empty() || line == "\r") return text.substr(0, pos);  // blanks continue a field
     pos = end + 1;
   }
   return text;
