@@ -23,7 +23,7 @@ struct WheelMetadata {
   int requests = 0;
 };
 
-// Reads every wheel in parallel rounds: the last 64 KiB first, then whatever range the zip
+// Reads every wheel in parallel rounds: the last 16 KiB first, then whatever range the zip
 // reader asks for (the central directory, the METADATA member), at most a few rounds.
 std::vector<WheelMetadata> read_wheel_metadata(Transport& transport,
                                                const std::vector<WheelRead>& reads);

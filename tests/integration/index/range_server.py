@@ -45,10 +45,14 @@ class Handler(http.server.BaseHTTPRequestHandler):
             self.send_header(key, value)
         self.send_header("Content-Length", str(len(body)))
         self.end_headers()
-        if self.command != "HEAD":
-            self.wfile.write(body)
+        if self.command == "HEAD":
+            return
+        # In pieces, so that a client that stops reading is charged only what was sent.
+        for begin in range(0, len(body), 65536):
+            piece = body[begin:begin + 65536]
+            self.wfile.write(piece)
             with LOCK:
-                SENT[self.path] = SENT.get(self.path, 0) + len(body)
+                SENT[self.path] = SENT.get(self.path, 0) + len(piece)
 
     def do_HEAD(self):
         self.do_GET()

@@ -178,3 +178,95 @@ TEST_CASE("range reads: a server that ignores ranges gets whole, hash-checked do
   REQUIRE_FALSE(mismatch[0]);
   CHECK(mismatch[0].error().find("sha256 mismatch") != std::string::npos);
 }
+
+namespace {
+
+// Writes two sdists into `dir`: `early-1.0.tar.gz` (PKG-INFO first, then 8 MB that gzip cannot
+// shrink) and `old-1.0.tar.gz` (setuptools before metadata 2.1: PKG-INFO without
+// Requires-Dist, its requirements in `old.egg-info/requires.txt`, near the end).
+constexpr const char* kSdists = R"PY(
+import io, os, random, sys, tarfile
+out = sys.argv[1]
+def add(tar, name, data):
+    info = tarfile.TarInfo(name); info.size = len(data); tar.addfile(info, io.BytesIO(data))
+with tarfile.open(os.path.join(out, "early-1.0.tar.gz"), "w:gz") as t:
+    add(t, "early-1.0/PKG-INFO", b"Metadata-Version: 2.1\nName: early\nVersion: 1.0\n"
+        b"Requires-Dist: six>=1.10\nRequires-Dist: attrs; extra == 'docs'\n\nDescription.\n")
+    add(t, "early-1.0/blob.bin", random.Random(3).randbytes(8 << 20))
+requires = (b"six>=1.10\n\n[docs]\nsphinx>=4\n\n[:python_version < \"3.8\"]\nimportlib-metadata\n\n"
+            b"[test:sys_platform == \"win32\"]\ncolorama\n")
+os.makedirs(os.path.join(out, "old.egg-info"), exist_ok=True)
+open(os.path.join(out, "old.egg-info", "requires.txt"), "wb").write(requires)
+open(os.path.join(out, "old.egg-info", "PKG-INFO"), "wb").write(
+    b"Metadata-Version: 1.1\nName: old\nVersion: 1.0\n")
+with tarfile.open(os.path.join(out, "old-1.0.tar.gz"), "w:gz") as t:
+    add(t, "old-1.0/PKG-INFO", b"Metadata-Version: 1.1\nName: old\nVersion: 1.0\n\nText.\n")
+    add(t, "old-1.0/setup.py", b"from setuptools import setup\nsetup()\n")
+    add(t, "old-1.0/old.egg-info/PKG-INFO", b"Metadata-Version: 1.1\nName: old\nVersion: 1.0\n")
+    add(t, "old-1.0/old.egg-info/requires.txt", requires)
+)PY";
+
+// importlib.metadata's reading of the egg-info (Python's own requires.txt conversion) against
+// bevenv's requirements, markers evaluated by packaging in a few environments.
+constexpr const char* kSameRequirements = R"PY(
+import importlib.metadata, itertools, pathlib, sys
+from packaging.requirements import Requirement
+oracle = importlib.metadata.PathDistribution(pathlib.Path(sys.argv[1])).requires
+ours = sys.argv[2:]
+def view(texts, env):
+    out = set()
+    for t in texts:
+        r = Requirement(t)
+        if r.marker is None or r.marker.evaluate(env):
+            out.add((r.name, str(r.specifier)))
+    return out
+for py, plat, extra in itertools.product(["3.7", "3.11"], ["linux", "win32"], ["", "docs", "test"]):
+    env = {"python_version": py, "sys_platform": plat, "extra": extra}
+    assert view(oracle, env) == view(ours, env), (env, oracle, ours)
+print("same")
+)PY";
+
+}  // namespace
+
+TEST_CASE("sdists: PKG-INFO from a transfer stopped once it arrived, requires.txt where needed",
+          "[index][ranges][sdist]") {
+  const fs::path work = fs::temp_directory_path() / "bevenv-sdist-stream";
+  fs::remove_all(work);
+  const fs::path served = work / "served";
+  fs::create_directories(served);
+  REQUIRE(core::run_process({"python3", "-c", kSdists, served.string()}).exit_code == 0);
+  test::ServerProcess server({"python3", kServer, served.string()}, true);
+  std::vector<index::Artifact> artifacts;
+  for (const char* name : {"early-1.0.tar.gz", "old-1.0.tar.gz"}) {
+    auto a = index::artifact_from_filename(name, server.url("/") + name);
+    REQUIRE(a);
+    a->sha256 = test::python_sha256(served / name);
+    artifacts.push_back(*a);
+  }
+
+  index::IndexClient client(settings_for(work / "cache"));
+  const auto read = client.metadata(artifacts);
+  REQUIRE(read[0]);
+  CHECK(requires_of(*read[0]) == std::vector<std::string>{"six>=1.10", "attrs; extra == \"docs\""});
+  REQUIRE(read[1]);
+  std::vector<std::string> check = {"python3", "-c", kSameRequirements,
+                                    (served / "old.egg-info").string()};
+  for (const auto& r : requires_of(*read[1])) check.push_back(r);
+  const auto same = core::run_process(check);
+  INFO(same.out << same.err);
+  CHECK(same.exit_code == 0);
+  CHECK(client.metadata_stats().streamed == 2);
+  CHECK(client.metadata_stats().whole_downloads == 0);
+
+  // The 8 MB sdist stopped near its start, by what the client received and the server sent.
+  const std::uint64_t size = fs::file_size(served / "early-1.0.tar.gz");
+  CHECK(client.metadata_stats().stream_bytes < size / 4);
+  CHECK(bytes_sent(server).at("/early-1.0.tar.gz") < size / 2);
+
+  // Warm: from the cache by sha256, no request.
+  index::IndexClient warm(settings_for(work / "cache"));
+  const auto again = warm.metadata(artifacts);
+  REQUIRE(again[1]);
+  CHECK(requires_of(*again[1]) == requires_of(*read[1]));
+  CHECK(warm.transport().network_transfers() == 0);
+}

@@ -41,7 +41,7 @@ def small(z):
 write("deflated", small); expect("deflated")
 write("stored", lambda z: z.writestr("demo-1.0.dist-info/METADATA", meta, zipfile.ZIP_STORED))
 expect("stored")
-def far(z):  # METADATA first, 300 KB after it, then a directory larger than 64 KiB
+def far(z):  # METADATA first, 300 KB after it, then a directory larger than the first read
     z.writestr("demo-1.0.dist-info/METADATA", meta, zipfile.ZIP_DEFLATED)
     z.writestr("demo/blob.bin", noise(300000), zipfile.ZIP_STORED)
     for i in range(1500): z.writestr("demo/pkg/module_with_a_long_name_%05d.py" % i, "", zipfile.ZIP_STORED)
@@ -85,7 +85,7 @@ struct RangeRead {
   std::uint64_t bytes = 0;
 };
 
-// The protocol the transport runs: the last 64 KiB, then every range the reader asks for.
+// The protocol the transport runs: the last kTailSize bytes, then every range the reader asks for.
 core::Expected<RangeRead, std::string> read_by_ranges(const std::string& file,
                                                       std::string_view project) {
   const std::uint64_t size = file.size();
