@@ -60,6 +60,16 @@ core::Expected<CoreMetadata, std::string> parse_metadata_of(const Artifact& arti
   return parsed;
 }
 
+// Metadata read from part of a remote archive, kept in the cache only once it parsed (as pages
+// are committed only once they parsed): a warm run then reads it without a request.
+core::Expected<CoreMetadata, std::string> keep_remote_metadata(const fs::path& root,
+                                                               const Artifact& artifact,
+                                                               const std::string& text) {
+  auto parsed = parse_metadata_of(artifact, text);
+  if (parsed) cache::write_metadata(root, artifact.sha256, artifact.url, text);
+  return parsed;
+}
+
 std::string host_of(const std::string& url) {
   const auto scheme = url.find("://");
   if (scheme == std::string::npos) return {};
@@ -321,10 +331,7 @@ std::vector<std::optional<core::Expected<CoreMetadata, std::string>>> IndexClien
     }
     ++stats_.by_range;
     stats_.range_bytes += read[k].bytes;
-    auto parsed = parse_metadata_of(a, *read[k].text);
-    // Only METADATA that parsed is kept, as pages are committed only once they parsed.
-    if (parsed) cache::write_metadata(root, a.sha256, a.url, *read[k].text);
-    out[ranged_of[k]] = std::move(parsed);
+    out[ranged_of[k]] = keep_remote_metadata(root, a, *read[k].text);
   }
   auto sdists = remote::read_sdist_metadata(transport_, streamed);
   for (std::size_t k = 0; k < sdists.size(); ++k) {
@@ -335,9 +342,7 @@ std::vector<std::optional<core::Expected<CoreMetadata, std::string>>> IndexClien
       continue;
     }
     ++stats_.streamed;
-    auto parsed = parse_metadata_of(a, *sdists[k].text);
-    if (parsed) cache::write_metadata(root, a.sha256, a.url, *sdists[k].text);
-    out[streamed_of[k]] = std::move(parsed);
+    out[streamed_of[k]] = keep_remote_metadata(root, a, *sdists[k].text);
   }
   auto downloaded = transport_.download(files, "metadata (whole archives)");
   for (std::size_t k = 0; k < downloaded.size(); ++k) {
