@@ -203,11 +203,10 @@ index::TagRanking ranking_for(const LockInputs& inputs) {
       index::TargetTags::from(inputs.target.python, inputs.target.platform, inputs.target.glibc));
 }
 
-bool is_local(const std::string& url) { return url.starts_with("file://"); }
-
-// The metadata to read to complete a curated record: the file that fits the target of its
-// version, where the source publishes its metadata (PEP 658) or has it on disk. Elsewhere (a
-// find-links page of multi-gigabyte torch wheels) the matrix's list stands as it is.
+// The metadata to read to complete a curated record: the wheel that fits the target of its
+// version, where its metadata is cheap (PEP 658, on disk, byte ranges, the cache). Where it
+// would cost a whole download (a server that ignores ranges, in front of multi-gigabyte torch
+// wheels) the matrix's list stands as it is.
 struct Completion {
   std::string name;
   solver::RecordId record = 0;
@@ -248,7 +247,6 @@ std::vector<Completion> completion_reads(IndexSession& session, const LockInputs
     }
     const index::Artifact* best = best_artifact(files, ranking, inputs.target.python);
     if (best == nullptr || best->kind != index::ArtifactKind::wheel) continue;
-    if (!best->has_metadata_file && !is_local(best->url)) continue;
     out.push_back({t.name, t.record, *best});
   }
   return out;
@@ -438,19 +436,23 @@ void add_index_records(IndexSession& session, const LockInputs& inputs, Translat
         slots.emplace_back(name, version);
       }
     }
-    for (const auto& c : completions) to_read.push_back(c.artifact);
+    std::vector<index::Artifact> to_complete_from;
+    for (const auto& c : completions) to_complete_from.push_back(c.artifact);
+    auto completing = session.client->metadata(to_complete_from, index::MetadataCost::cheap_only);
     auto metadata = session.client->metadata(to_read);
-    for (std::size_t i = slots.size(); i < metadata.size(); ++i) {
-      const Completion& c = completions[i - slots.size()];
-      if (!metadata[i]) {
-        fail("cannot read the metadata of `" + c.artifact.filename + "`: ", metadata[i].error(),
+    for (std::size_t i = 0; i < completing.size(); ++i) {
+      const Completion& c = completions[i];
+      if (!completing[i]) continue;  // not cheap: the matrix's list stands
+      const auto& read = *completing[i];
+      if (!read) {
+        fail("cannot read the metadata of `" + c.artifact.filename + "`: ", read.error(),
              kSourcesHint);
       }
       // The matrix wins where it speaks: only requirements on names it does not mention.
       std::set<std::string> spoken;
       for (const auto& d : translation.database.record(c.record).requirements)
         spoken.insert(d.name);
-      for (const auto& r : applicable(*metadata[i], wanted.at(c.name).extras, env)) {
+      for (const auto& r : applicable(*read, wanted.at(c.name).extras, env)) {
         const std::string dep = r.normalized_name();
         if (spoken.count(dep) > 0 || is_virtual(dep)) continue;
         completed[c.record].push_back(
@@ -458,7 +460,6 @@ void add_index_records(IndexSession& session, const LockInputs& inputs, Translat
         ask(dep, r.specifier, r.extras, false);
       }
     }
-    metadata.erase(metadata.begin() + static_cast<std::ptrdiff_t>(slots.size()), metadata.end());
     for (std::size_t i = 0; i < metadata.size(); ++i) {
       if (!metadata[i]) {
         fail("cannot read the metadata of `" + slots[i].first + " " + slots[i].second.to_string() +

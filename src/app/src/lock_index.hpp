@@ -39,8 +39,8 @@ std::unique_ptr<IndexSession> open_index(const LockOptions& options, const LockI
 // specifiers; for another, any dependent's), read breadth first until every dependency of every
 // record has records, so the solver sees the whole candidate set. Curated records whose dependency
 // list is not complete get the requirements their metadata names and the matrix does not, where
-// that metadata is a PEP 658 or local file. Throws core::Error (failure) naming the source and URL
-// when a source cannot be read.
+// that metadata is cheap: a PEP 658 file, a local file, byte ranges of a remote wheel or the
+// cache. Throws core::Error (failure) naming the source and URL when a source cannot be read.
 void add_index_records(IndexSession& session, const LockInputs& inputs, Translation& translation);
 
 // Gives every package of `lock` the artifact that fits the target (best wheel, else an sdist

@@ -133,6 +133,26 @@ void write_size(const fs::path& root, const std::string& url, std::uint64_t size
   write_atomic(keyed(root, "sizes-v1", url), std::to_string(size));
 }
 
+namespace {
+
+fs::path metadata_path(const fs::path& root, const std::string& sha256, const std::string& url) {
+  return root / "metadata-v1" / (sha256.empty() ? "url-" + core::sha256_hex(url) : sha256);
+}
+
+}  // namespace
+
+std::optional<std::string> read_metadata(const fs::path& root, const std::string& sha256,
+                                         const std::string& url) {
+  if (root.empty()) return std::nullopt;
+  return core::try_read_file(metadata_path(root, sha256, url));
+}
+
+void write_metadata(const fs::path& root, const std::string& sha256, const std::string& url,
+                    std::string_view text) {
+  if (root.empty()) return;
+  write_atomic(metadata_path(root, sha256, url), text);
+}
+
 fs::path temp_dir(const fs::path& root) { return root / "tmp"; }
 
 std::FILE* open_part(const fs::path& root, const std::string& stem, fs::path& path) {

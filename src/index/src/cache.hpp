@@ -6,6 +6,9 @@
 //                                    derived from the hash, never from what a page served
 //   urls-v1/<sha256 of URL>          `sha256 size filename` of an artifact fetched without a hash
 //   sizes-v1/<sha256 of URL>         Content-Length learned by HEAD
+//   metadata-v1/<sha256>             METADATA read from a remote archive by range requests,
+//                                    by the archive's published sha256 (`url-<sha256 of URL>`
+//                                    when the source publishes none)
 //   tmp/                             partial downloads (`*.part`, each flock-ed by the process
 //                                    writing it), renamed into place or removed
 #include <cstdint>
@@ -35,6 +38,11 @@ void remember_file_url(const std::filesystem::path& root, const std::string& url
 
 std::optional<std::uint64_t> read_size(const std::filesystem::path& root, const std::string& url);
 void write_size(const std::filesystem::path& root, const std::string& url, std::uint64_t size);
+
+std::optional<std::string> read_metadata(const std::filesystem::path& root,
+                                         const std::string& sha256, const std::string& url);
+void write_metadata(const std::filesystem::path& root, const std::string& sha256,
+                    const std::string& url, std::string_view text);
 
 std::filesystem::path temp_dir(const std::filesystem::path& root);
 

@@ -8,6 +8,8 @@
 #include "bevenv/core/sha256.hpp"
 #include "cache.hpp"
 #include "local_files.hpp"
+#include "remote_metadata.hpp"
+#include "sdist_stream.hpp"
 
 namespace bevenv::index {
 namespace {
@@ -80,7 +82,82 @@ core::Expected<CoreMetadata, std::string> metadata_from_file(const Artifact& art
   auto parsed = parse_core_metadata(*text);
   if (!parsed)
     return core::unexpected("the metadata of `" + artifact.filename + "`: " + parsed.error());
+  return for_release(artifact, std::move(parsed));
+}
+
+// Metadata read from the cache or from part of a remote archive: parsed and held to the release.
+core::Expected<CoreMetadata, std::string> parse_metadata_of(const Artifact& artifact,
+                                                            std::string_view text) {
+  auto parsed = parse_core_metadata(text);
+  if (!parsed)
+    return core::unexpected("the metadata of `" + artifact.filename + "`: " + parsed.error());
+  return for_release(artifact, std::move(parsed));
+}
+
+// Metadata read from part of a remote archive, kept in the cache only once it parsed (as pages
+// are committed only once they parsed): a warm run then reads it without a request.
+core::Expected<CoreMetadata, std::string> keep_remote_metadata(const fs::path& root,
+                                                               const Artifact& artifact,
+                                                               const std::string& text) {
+  auto parsed = parse_metadata_of(artifact, text);
+  if (parsed) cache::write_metadata(root, artifact.sha256, artifact.url, text);
   return parsed;
+}
+
+std::string host_of(const std::string& url) {
+  const auto scheme = url.find("://");
+  if (scheme == std::string::npos) return {};
+  const auto begin = scheme + 3;
+  return url.substr(begin, url.find('/', begin) - begin);
+}
+
+bool is_http(const std::string& url) {
+  return url.starts_with("https://") || url.starts_with("http://");
+}
+
+// Wheels over HTTP: a zip's directory sits at its end, so a few ranges find the METADATA.
+bool range_readable(const Artifact& a) { return a.kind == ArtifactKind::wheel && is_http(a.url); }
+
+// The whole archive is in the cache already: reading it there costs no transfer.
+bool whole_file_cached(const fs::path& root, const Artifact& a) {
+  std::error_code ec;
+  if (!a.sha256.empty())
+    return fs::is_regular_file(cache::file_path(root, a.sha256, a.filename), ec);
+  return cache::file_by_url(root, a.url).has_value();
+}
+
+// PEP 658 files: checked against the published sha256 when it is new, parsed, committed.
+void read_metadata_files(
+    Transport& transport, const std::vector<Artifact>& artifacts,
+    const std::vector<PageRequest>& pages, const std::vector<std::size_t>& page_of,
+    std::vector<std::optional<core::Expected<CoreMetadata, std::string>>>& out) {
+  auto fetched = transport.get(pages, "metadata");
+  for (std::size_t k = 0; k < fetched.size(); ++k) {
+    const Artifact& a = artifacts[page_of[k]];
+    auto& page = fetched[k];
+    if (!page) {
+      out[page_of[k]] = core::unexpected(page.error());
+      continue;
+    }
+    // A cached copy was checked before it was committed; only a new body is hashed.
+    const bool checked = page->from_cache && page->body_sha256 == a.metadata_sha256;
+    if (!a.metadata_sha256.empty() && !checked) {
+      std::string actual = core::sha256_hex(page->body);
+      if (actual != a.metadata_sha256) {
+        out[page_of[k]] = core::unexpected("sha256 mismatch for `" + page->url + "`: expected " +
+                                           a.metadata_sha256 + ", got " + actual);
+        continue;
+      }
+      page->body_sha256 = std::move(actual);
+    }
+    auto parsed = for_release(a, parse_core_metadata(page->body));
+    if (!parsed) {
+      out[page_of[k]] = core::unexpected("`" + page->url + "`: " + parsed.error());
+      continue;
+    }
+    transport.commit(*page);
+    out[page_of[k]] = std::move(parsed);
+  }
 }
 
 }  // namespace
@@ -216,10 +293,22 @@ std::map<std::string, core::Expected<Listing, std::string>> IndexClient::list(
 
 std::vector<core::Expected<CoreMetadata, std::string>> IndexClient::metadata(
     const std::vector<Artifact>& artifacts) {
-  std::vector<core::Expected<CoreMetadata, std::string>> out(artifacts.size(),
-                                                             core::unexpected(std::string()));
+  auto read = metadata(artifacts, MetadataCost::any);
+  std::vector<core::Expected<CoreMetadata, std::string>> out;
+  out.reserve(read.size());
+  for (auto& r : read) out.push_back(std::move(r).value());
+  return out;
+}
+
+std::vector<std::optional<core::Expected<CoreMetadata, std::string>>> IndexClient::metadata(
+    const std::vector<Artifact>& artifacts, MetadataCost cost) {
+  std::vector<std::optional<core::Expected<CoreMetadata, std::string>>> out(artifacts.size());
   std::vector<PageRequest> pages;
   std::vector<std::size_t> page_of;
+  std::vector<remote::WheelRead> ranged;
+  std::vector<std::size_t> ranged_of;
+  std::vector<std::string> streamed;
+  std::vector<std::size_t> streamed_of;
   std::vector<FileRequest> files;
   std::vector<std::size_t> file_of;
   std::vector<std::pair<const Artifact*, std::string>> local_files;
@@ -228,6 +317,14 @@ std::vector<core::Expected<CoreMetadata, std::string>> IndexClient::metadata(
       local_files.emplace_back(&a, std::move(path));
   }
   local_->prefetch_metadata(local_files);
+  const fs::path& root = transport_.settings().cache_dir;
+  auto to_download = [&](const Artifact& a, std::size_t i) {
+    const bool cached = whole_file_cached(root, a);
+    if (cost == MetadataCost::cheap_only && !cached) return;
+    if (!cached) ++stats_.whole_downloads;
+    files.push_back({a.url, a.filename, a.sha256});
+    file_of.push_back(i);
+  };
   for (std::size_t i = 0; i < artifacts.size(); ++i) {
     const Artifact& a = artifacts[i];
     if (const std::string path = local_path_of(a.url); !path.empty()) {
@@ -235,48 +332,57 @@ std::vector<core::Expected<CoreMetadata, std::string>> IndexClient::metadata(
     } else if (a.has_metadata_file) {
       pages.push_back({a.url + ".metadata", "", true});
       page_of.push_back(i);
+    } else if (auto text = cache::read_metadata(root, a.sha256, a.url)) {
+      out[i] = parse_metadata_of(a, *text);
+    } else if (range_readable(a) && !whole_file_cached(root, a) && !transport_.settings().offline &&
+               stats_.no_ranges.count(host_of(a.url)) == 0) {
+      ranged.push_back({a.url, a.name});
+      ranged_of.push_back(i);
+    } else if (a.kind == ArtifactKind::sdist && is_http(a.url) && cost == MetadataCost::any &&
+               !whole_file_cached(root, a) && !transport_.settings().offline) {
+      streamed.push_back(a.url);
+      streamed_of.push_back(i);
     } else {
-      files.push_back({a.url, a.filename, a.sha256});
-      file_of.push_back(i);
+      to_download(a, i);
     }
   }
   local_->save();
-  auto fetched = transport_.get(pages, "metadata");
-  for (std::size_t k = 0; k < fetched.size(); ++k) {
-    const Artifact& a = artifacts[page_of[k]];
-    auto& page = fetched[k];
-    if (!page) {
-      out[page_of[k]] = core::unexpected(page.error());
+  read_metadata_files(transport_, artifacts, pages, page_of, out);
+  auto read = remote::read_wheel_metadata(transport_, ranged);
+  for (std::size_t k = 0; k < read.size(); ++k) {
+    const Artifact& a = artifacts[ranged_of[k]];
+    if (read[k].ranges_ignored) {
+      stats_.no_ranges.insert(host_of(a.url));
+      to_download(a, ranged_of[k]);
       continue;
     }
-    // A cached copy was checked before it was committed; only a new body is hashed.
-    const bool checked = page->from_cache && page->body_sha256 == a.metadata_sha256;
-    if (!a.metadata_sha256.empty() && !checked) {
-      std::string actual = core::sha256_hex(page->body);
-      if (actual != a.metadata_sha256) {
-        out[page_of[k]] = core::unexpected("sha256 mismatch for `" + page->url + "`: expected " +
-                                           a.metadata_sha256 + ", got " + actual);
-        continue;
-      }
-      page->body_sha256 = std::move(actual);
-    }
-    auto parsed = for_release(a, parse_core_metadata(page->body));
-    if (!parsed) {
-      out[page_of[k]] = core::unexpected("`" + page->url + "`: " + parsed.error());
+    if (!read[k].text) {
+      out[ranged_of[k]] = core::unexpected(read[k].error);
       continue;
     }
-    transport_.commit(*page);
-    out[page_of[k]] = std::move(parsed);
+    ++stats_.by_range;
+    stats_.range_bytes += read[k].bytes;
+    out[ranged_of[k]] = keep_remote_metadata(root, a, *read[k].text);
   }
-  auto downloaded = transport_.download(files, "metadata (wheels)");
+  auto sdists = remote::read_sdist_metadata(transport_, streamed);
+  for (std::size_t k = 0; k < sdists.size(); ++k) {
+    const Artifact& a = artifacts[streamed_of[k]];
+    stats_.stream_bytes += sdists[k].bytes;
+    if (!sdists[k].text) {
+      out[streamed_of[k]] = core::unexpected(sdists[k].error);
+      continue;
+    }
+    ++stats_.streamed;
+    out[streamed_of[k]] = keep_remote_metadata(root, a, *sdists[k].text);
+  }
+  auto downloaded = transport_.download(files, "metadata (whole archives)");
   for (std::size_t k = 0; k < downloaded.size(); ++k) {
     if (!downloaded[k]) {
       out[file_of[k]] = core::unexpected(downloaded[k].error());
       continue;
     }
-    out[file_of[k]] = for_release(artifacts[file_of[k]],
-                                  metadata_from_file(artifacts[file_of[k]], downloaded[k]->path,
-                                                     settings_.transport.max_metadata_size));
+    out[file_of[k]] = metadata_from_file(artifacts[file_of[k]], downloaded[k]->path,
+                                         settings_.transport.max_metadata_size);
   }
   return out;
 }
@@ -314,8 +420,7 @@ std::vector<core::Expected<Artifact, std::string>> IndexClient::complete(
       file_of.push_back(i);
     } else if (!a.size) {
       std::error_code ec;
-      const fs::path cached =
-          cache::file_path(transport_.settings().cache_dir, a.sha256, a.filename);
+      const fs::path cached = transport_.settings().cache_dir / "files-v1" / a.sha256 / a.filename;
       if (fs::is_regular_file(cached, ec)) {
         a.size = static_cast<std::uint64_t>(fs::file_size(cached, ec));
       } else {

@@ -101,6 +101,7 @@ void apply_header_line(ResponseHeaders& headers, std::string_view line, std::int
   if (key == "last-modified") headers.last_modified = value;
   if (key == "content-type") headers.content_type = value;
   if (key == "content-length") headers.content_length = digits(value);
+  if (key == "content-range") headers.content_range = value;
   if (key == "cache-control") headers.max_age = max_age_of(lower(value));
   if (key == "retry-after") headers.retry_after = parse_retry_after(value, now);
 }

@@ -15,6 +15,7 @@ struct ResponseHeaders {
   std::string etag, last_modified, content_type;
   std::int64_t max_age = 0;  // seconds; 0 when absent, negative, or with no-cache/no-store
   std::optional<std::uint64_t> content_length;
+  std::string content_range;                        // a range request's answer, as sent
   std::optional<std::chrono::seconds> retry_after;  // never negative
 };
 

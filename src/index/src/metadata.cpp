@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "bevenv/core/name.hpp"
+#include "sdist_scan.hpp"
 
 namespace bevenv::index {
 namespace {
@@ -31,16 +32,14 @@ using ArchivePtr = std::unique_ptr<archive, decltype(&archive_read_free)>;
 
 // The METADATA of the one top-level `.dist-info` directory.
 core::Expected<std::string, std::string> read_metadata(archive* reader, std::string_view what,
-                                                       std::uint64_t limit, bool sdist = false) {
+                                                       std::uint64_t limit) {
   archive_entry* entry = nullptr;
   while (archive_read_next_header(reader, &entry) == ARCHIVE_OK) {
     const char* raw = archive_entry_pathname(entry);
     const std::string_view path = raw != nullptr ? raw : "";
     const auto slash = path.find('/');
-    const bool wanted =
-        sdist ? (slash != std::string_view::npos && path.substr(slash) == "/PKG-INFO")
-              : (slash != std::string_view::npos && path.substr(slash) == "/METADATA" &&
-                 path.substr(0, slash).ends_with(".dist-info"));
+    const bool wanted = slash != std::string_view::npos && path.substr(slash) == "/METADATA" &&
+                        path.substr(0, slash).ends_with(".dist-info");
     if (!wanted) continue;
     std::string text;
     char buffer[16384];
@@ -62,8 +61,7 @@ core::Expected<std::string, std::string> read_metadata(archive* reader, std::str
     return text;
   }
   const char* error = archive_error_string(reader);
-  return core::unexpected(std::string(what) +
-                          (sdist ? " has no `PKG-INFO`" : " has no `*.dist-info/METADATA`") +
+  return core::unexpected(std::string(what) + " has no `*.dist-info/METADATA`" +
                           (error != nullptr ? std::string(" (") + error + ")" : std::string()));
 }
 
@@ -86,7 +84,9 @@ core::Expected<CoreMetadata, std::string> parse_core_metadata(std::string_view t
     if (end == std::string_view::npos) end = text.size();
     const std::string_view line = text.substr(pos, end - pos);
     pos = end + 1;
-    if (trim(line).empty()) break;  // the description body follows
+    // Only an empty line ends the headers: a line of blanks continues a field (RFC 822, as
+    // Python's email parser reads it), and long License fields are full of them.
+    if (line.empty() || line == "\r") break;  // the description body follows
     if ((line.front() == ' ' || line.front() == '\t') && !fields.empty()) {
       fields.back().second += " " + std::string(trim(line));
       continue;
@@ -155,7 +155,7 @@ core::Expected<std::string, std::string> sdist_metadata_text(const std::filesyst
     return core::unexpected("cannot open `" + sdist.string() +
                             "`: " + archive_error_string(reader.get()));
   }
-  return read_metadata(reader.get(), "`" + sdist.filename().string() + "`", limit, true);
+  return scan_sdist(reader.get(), "`" + sdist.filename().string() + "`", limit);
 }
 
 }  // namespace bevenv::index

@@ -69,6 +69,15 @@ std::size_t on_body(char* data, std::size_t size, std::size_t count, void* user)
     job->hasher.update(data, n);
     return std::fwrite(data, 1, n, job->out) == n ? n : 0;
   }
+  if (job->kind == JobKind::range && job->status == 200) {
+    job->stopped = true;  // the whole file is coming: abandon it, the caller downloads
+    return 0;
+  }
+  if (job->kind == JobKind::stream && job->status == 200) {
+    if (job->sink(std::string_view(data, n), job->attempts)) return n;
+    job->stopped = true;
+    return 0;
+  }
   // Pages live in memory: one past its limit is refused before it grows any further.
   if (job->body.size() + n > job->max_body) {
     job->too_large = true;
@@ -176,7 +185,9 @@ Outcome judge(Transport::Job& job, CURL* easy, CURLcode code, const TransportSet
               const Deadlines& deadlines) {
   if (job.too_large) return too_large(job);
   if (code == CURLE_OPERATION_TIMEDOUT) return timed_out(job, easy, settings, deadlines);
-  if (code != CURLE_OK) return {describe(code), retryable(code), {}};
+  // A transfer stopped on purpose (a range answered with the whole file, a stream that has what
+  // it needs) ends with a write error that is no failure.
+  if (code != CURLE_OK && !job.stopped) return {describe(code), retryable(code), {}};
   if (job.status >= 500 || job.status == 429 || job.status == 408) {
     return {"HTTP " + std::to_string(job.status), true, {}};
   }
@@ -265,6 +276,7 @@ void Transport::prepare(Job& job) {
   }
   if (job.headers != nullptr) curl_easy_setopt(easy, CURLOPT_HTTPHEADER, job.headers);
   if (job.kind == JobKind::head) curl_easy_setopt(easy, CURLOPT_NOBODY, 1L);
+  if (job.kind == JobKind::range) prepare_range(easy, job);
   if (job.kind == JobKind::file) {
     job.drop_part();  // an earlier attempt's bytes
     job.out = cache::open_part(settings_.cache_dir,
@@ -288,6 +300,7 @@ void Transport::run(std::vector<Job*>& jobs, std::string_view what) {
     job.error = std::move(error);
     ++done;
     bytes += job.received;
+    bytes_received_ += job.received;
     reporter_->advance(done, bytes);
   };
 

@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <string>
 
@@ -15,7 +16,7 @@
 
 namespace bevenv::index {
 
-enum class JobKind { page, file, head };
+enum class JobKind { page, file, head, range, stream };
 
 // The response's headers are the Job's own fields (status, etag...), reset by each status line.
 struct Transport::Job : ResponseHeaders {
@@ -44,6 +45,12 @@ struct Transport::Job : ResponseHeaders {
   // Files, once finished: the bytes' sha256, and where they were stored when it matched.
   std::string actual_sha256;
   std::filesystem::path stored;
+  // Ranges and streams (transport_range.cpp): the Range header's value (the Content-Range
+  // answered is in ResponseHeaders), a stream's sink, and whether the transfer was stopped on
+  // purpose (a range answered with the whole file, or a sink that has what it needs).
+  std::string range;
+  std::function<bool(std::string_view, int)> sink;
+  bool stopped = false;
 
   Job() = default;
   Job(const Job&) = delete;
@@ -70,5 +77,8 @@ struct Transport::Job : ResponseHeaders {
 // matches (or none was published). An error text for a file that could not be stored; a
 // mismatch leaves `stored` empty for the caller to report.
 std::string store_download(Transport::Job& job, const std::filesystem::path& cache_dir);
+// Range jobs: sets CURLOPT_RANGE and asks for the bytes as stored (a compressed encoding
+// would make the offsets meaningless).
+void prepare_range(CURL* easy, Transport::Job& job);
 
 }  // namespace bevenv::index

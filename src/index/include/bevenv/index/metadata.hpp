@@ -39,8 +39,10 @@ core::Expected<std::string, std::string> wheel_metadata_text_from_memory(
 }  // namespace bevenv::index
 
 namespace bevenv::index {
-// PKG-INFO at the top of an sdist (tar.gz or zip). Its Requires-Dist is trustworthy from
-// metadata 2.2 on, unless it is marked `Dynamic`; callers decide what to do with older ones.
+// PKG-INFO at the top of an sdist (tar.gz or zip), with the requirements of
+// `*.egg-info/requires.txt` added when PKG-INFO names none (old setuptools). Its Requires-Dist is
+// trustworthy from metadata 2.2 on, unless it is marked `Dynamic`; callers decide what to do
+// with older ones.
 core::Expected<std::string, std::string> sdist_metadata_text(
     const std::filesystem::path& sdist, std::uint64_t limit = kMaxMetadataSize);
 }  // namespace bevenv::index

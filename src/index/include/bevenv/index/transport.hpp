@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -85,6 +86,37 @@ struct SizeRequest {
   std::string url;
 };
 
+// Some bytes of a remote file (HTTP Range): `length` bytes from `first`, or with `suffix` the
+// file's last `length` bytes (its size need not be known). Never cached here.
+struct RangeRequest {
+  std::string url;
+  std::uint64_t first = 0;
+  std::uint64_t length = 0;
+  bool suffix = false;
+};
+
+struct RangeReply {
+  // The server answered 200 with the whole file: the transfer was abandoned at its first bytes,
+  // and `body` is empty. The caller downloads the file instead.
+  bool ignored = false;
+  std::uint64_t offset = 0;     // where `body` starts in the file
+  std::uint64_t file_size = 0;  // from Content-Range
+  std::string body;
+};
+
+// A remote file read as it arrives, by a sink that may stop the transfer early (an sdist's
+// PKG-INFO is often near its start). The sink sees the bytes of a 200 answer only; `attempt`
+// grows when a failed transfer starts over from the first byte. Never cached here.
+struct StreamRequest {
+  std::string url;
+  std::function<bool(std::string_view chunk, int attempt)> sink;  // false: stop the transfer
+};
+
+struct StreamReply {
+  bool stopped = false;     // the sink stopped it
+  std::uint64_t bytes = 0;  // received in the last attempt
+};
+
 class Transport {
  public:
   explicit Transport(TransportSettings settings, Reporter* reporter = nullptr);
@@ -110,8 +142,17 @@ class Transport {
   // Content-Length by HEAD, for sources that publish no size.
   std::vector<std::optional<std::uint64_t>> sizes(const std::vector<std::string>& urls);
 
+  // Byte ranges in parallel (206 answers); a server that ignores ranges gives `ignored`.
+  std::vector<core::Expected<RangeReply, std::string>> get_ranges(
+      const std::vector<RangeRequest>& requests, std::string_view what = "byte ranges");
+
+  // Streams in parallel; an error names the URL, as for pages.
+  std::vector<core::Expected<StreamReply, std::string>> stream(
+      const std::vector<StreamRequest>& requests, std::string_view what = "streams");
+
   // Counters for reports and tests.
   std::size_t network_transfers() const { return transfers_; }
+  std::uint64_t bytes_received() const { return bytes_received_; }
 
   struct Job;  // one transfer; defined in transport.cpp
 
@@ -125,6 +166,7 @@ class Transport {
   void* multi_ = nullptr;
   std::vector<void*> idle_handles_;
   std::size_t transfers_ = 0;
+  std::uint64_t bytes_received_ = 0;
   std::uint64_t temp_counter_ = 0;
 };
 
