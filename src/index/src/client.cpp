@@ -420,7 +420,8 @@ std::vector<core::Expected<Artifact, std::string>> IndexClient::complete(
       file_of.push_back(i);
     } else if (!a.size) {
       std::error_code ec;
-      const fs::path cached = transport_.settings().cache_dir / "files-v1" / a.sha256 / a.filename;
+      const fs::path cached =
+          cache::file_path(transport_.settings().cache_dir, a.sha256, a.filename);
       if (fs::is_regular_file(cached, ec)) {
         a.size = static_cast<std::uint64_t>(fs::file_size(cached, ec));
       } else {

@@ -169,11 +169,10 @@ TEST_CASE("buildah builds the smoke lock and the image holds the locked versions
   CHECK(run_in_image(
             "test -d /opt/bevenv/build/six && pip show six | grep -c '^Version: 1.16.0'") == "1\n");
   CHECK(run_in_image("cat /workspace/smoke/built.txt") == "1.16.0");
-  // tricky came from its URL through pip (which records it), hash-checked.
+  // tricky came from its URL through pip, hash-checked: had a shell seen the URL, `;` would have
+  // cut it and the fetch would have failed.
   CHECK(run_in_image("python -c 'import tricky; print(tricky.VALUE)'") == "built from source\n");
-  CHECK(run_in_image("cat /opt/venv/lib/python3.11/site-packages/tricky-1.0.dist-info/"
-                     "direct_url.json")
-            .find("x;true$IFS/tricky-1.0.tar.gz") != std::string::npos);
+  CHECK(run_in_image("pip show tricky | grep -c '^Version: 1.0$'") == "1\n");
   CHECK(run_in_image("printenv BEVENV_TRICKY") == "a \"b\" $HOME \\c 'd'\n");
   CHECK(run_in_image("id -u") == "1000\n");
 

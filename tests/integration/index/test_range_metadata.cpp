@@ -121,7 +121,7 @@ TEST_CASE("range reads: METADATA as zipfile reads it, for a fraction of each whe
     INFO(w.path.filename().string());
     CHECK(core::read_file(work / "cache" / "metadata-v1" / w.sha256) == w.metadata);
   }
-  CHECK_FALSE(fs::exists(work / "cache" / "files-v1"));
+  CHECK_FALSE(fs::exists(work / "cache" / "files-v2"));
 
   // A wheel above 1 MiB costs a small fraction of its size; small ones at most themselves.
   const auto sent = bytes_sent(server);
@@ -160,14 +160,16 @@ TEST_CASE("range reads: a server that ignores ranges gets whole, hash-checked do
   for (const auto& read : cheap.metadata(artifacts, index::MetadataCost::cheap_only))
     CHECK_FALSE(read.has_value());
   CHECK(cheap.metadata_stats().no_ranges.count("127.0.0.1:" + std::to_string(server.port())) == 1);
-  CHECK_FALSE(fs::exists(work / "cheap" / "files-v1"));
+  CHECK_FALSE(fs::exists(work / "cheap" / "files-v2"));
 
   index::IndexClient client(settings_for(work / "cache"));
   check_metadata(client.metadata(artifacts), wheels);
   CHECK(client.metadata_stats().by_range == 0);
   CHECK(client.metadata_stats().whole_downloads == wheels.size());
   for (const Wheel& w : wheels) {
-    CHECK(fs::is_regular_file(work / "cache" / "files-v1" / w.sha256 / w.path.filename()));
+    // Stored under its hash, never under the served name.
+    CHECK(fs::is_regular_file(work / "cache" / "files-v2" / w.sha256.substr(0, 2) /
+                              (w.sha256 + ".whl")));
   }
 
   // A wrong published hash is still caught: the bytes that arrive are the artifact's.
@@ -258,10 +260,10 @@ TEST_CASE("sdists: PKG-INFO from a transfer stopped once it arrived, requires.tx
   CHECK(client.metadata_stats().streamed == 2);
   CHECK(client.metadata_stats().whole_downloads == 0);
 
-  // The 8 MB sdist stopped near its start, by what the client received and the server sent.
+  // The 8 MB sdist stopped near its start, by what the client received. What the server wrote
+  // is no measure: loopback socket buffers take megabytes before the client stops reading.
   const std::uint64_t size = fs::file_size(served / "early-1.0.tar.gz");
   CHECK(client.metadata_stats().stream_bytes < size / 4);
-  CHECK(bytes_sent(server).at("/early-1.0.tar.gz") < size / 2);
 
   // Warm: from the cache by sha256, no request.
   index::IndexClient warm(settings_for(work / "cache"));
