@@ -224,7 +224,11 @@ CommandOutput lock(const LockOptions& options) {
               {"target", inputs.target.describe()},
               {"elapsed_ms", ms},
               {"packages", packages_json(lock)}};
-  if (index) add_index_costs(out, *index);
+  if (index) {
+    for (const auto& skipped : index->skipped)
+      out.add("not a candidate: " + skipped, Mark::warning, 1);
+    add_index_costs(out, *index);
+  }
   return out;
 }
 

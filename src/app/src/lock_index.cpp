@@ -461,6 +461,14 @@ void add_index_records(IndexSession& session, const LockInputs& inputs, Translat
       }
     }
     for (std::size_t i = 0; i < metadata.size(); ++i) {
+      // An archive that is no sdist (no PKG-INFO, as some 2012 uploads) cannot say what it
+      // needs: that one release is no candidate, and the lock says so.
+      if (!metadata[i] && to_read[i].kind == index::ArtifactKind::sdist &&
+          metadata[i].error().find("has no `PKG-INFO`") != std::string::npos) {
+        session.skipped.push_back("`" + slots[i].first + " " + slots[i].second.to_string() +
+                                  "`: `" + to_read[i].filename + "` has no PKG-INFO");
+        continue;
+      }
       if (!metadata[i]) {
         fail("cannot read the metadata of `" + slots[i].first + " " + slots[i].second.to_string() +
                  "`: ",
@@ -478,7 +486,10 @@ void add_index_records(IndexSession& session, const LockInputs& inputs, Translat
     for (const auto& name : reexpand) {
       for (const auto& [version, f] : fetched.at(name)) expand(name, f);
     }
-    for (const auto& [name, version] : slots) expand(name, fetched.at(name).at(version));
+    for (const auto& [name, version] : slots) {
+      const auto& have = fetched[name];
+      if (const auto it = have.find(version); it != have.end()) expand(name, it->second);
+    }
   }
 
   for (auto& [record, requirements] : completed) {

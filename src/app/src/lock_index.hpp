@@ -25,6 +25,8 @@ struct IndexSession {
   std::map<std::string, index::Listing> listings;  // by normalized name
   // Sources profile and matrix records name, in the form IndexSettings takes.
   std::map<std::string, std::vector<index::Source>> pinned;
+  // Releases left out because their archive cannot say what they need (`NAME VERSION`: why).
+  std::vector<std::string> skipped;
 };
 
 // The settings `options` ask for, over pip's configuration; nullopt when no index option is
