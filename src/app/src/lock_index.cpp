@@ -453,6 +453,8 @@ const matrix::PackageVersion* curated_record(const LockInputs& inputs,
   return nullptr;
 }
 
+}  // namespace
+
 lockfiles::BuildStep sdist_build(const lockfiles::Package& p, const index::Artifact& sdist) {
   lockfiles::BuildStep step;
   step.name = p.name + "-sdist";
@@ -460,8 +462,6 @@ lockfiles::BuildStep sdist_build(const lockfiles::Package& p, const index::Artif
   step.commands.push_back("pip install --no-deps --no-build-isolation " + sdist.url);
   return step;
 }
-
-}  // namespace
 
 void attach_artifacts(IndexSession& session, const LockInputs& inputs, lockfiles::Lockfile& lock) {
   const index::TagRanking ranking = ranking_for(inputs);
