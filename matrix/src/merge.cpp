@@ -2,6 +2,7 @@
 // an earlier one with the same identity (package name+version, rule id, toolkit version,
 // profile name).
 #include <algorithm>
+#include <cctype>
 #include <map>
 #include <optional>
 
@@ -66,12 +67,38 @@ void consider(const NamedRecords& records, std::optional<std::size_t>& winner, s
   }
 }
 
-void fill_from_generated(PackageVersion& curated, const PackageVersion& generated) {
-  // A record served from another index or page speaks of other files than the snapshot read.
-  if (!curated.index_url.empty() || !curated.find_links.empty()) return;
-  if (curated.artifact_url.empty() && curated.sha256.empty() && curated.artifacts.empty()) {
+std::string lower(std::string text) {
+  std::transform(text.begin(), text.end(), text.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return text;
+}
+
+std::string_view file_name(std::string_view url) { return url.substr(url.rfind('/') + 1); }
+
+// The generated files a curated record takes: all of them when it names none; else the one its
+// `sha256` (or the file name of its `url`) names. False when it names a file the generated
+// record does not list: the two layers disagree about the release.
+bool take_artifacts(PackageVersion& curated, const PackageVersion& generated) {
+  if (!curated.artifacts.empty()) return true;
+  if (curated.artifact_url.empty() && curated.sha256.empty()) {
     curated.artifacts = generated.artifacts;
+    return true;
   }
+  const std::string sha = lower(curated.sha256);
+  for (const Artifact& a : generated.artifacts) {
+    const bool same_sha = sha.empty() || lower(a.sha256) == sha;
+    const bool same_file =
+        curated.artifact_url.empty() || file_name(curated.artifact_url) == a.filename;
+    if (same_sha && same_file) curated.artifacts.push_back(a);
+  }
+  return !curated.artifacts.empty() || generated.artifacts.empty();
+}
+
+// False when the curated record names a file the generated one does not list.
+bool fill_from_generated(PackageVersion& curated, const PackageVersion& generated) {
+  // A record served from another index or page speaks of other files than the snapshot read.
+  if (!curated.index_url.empty() || !curated.find_links.empty()) return true;
+  const bool agree = take_artifacts(curated, generated);
   if (curated.python.empty()) curated.python = generated.python;
   if (!curated.deps_complete) {
     // The curated list wins where it speaks; the metadata adds the names it leaves out.
@@ -86,6 +113,7 @@ void fill_from_generated(PackageVersion& curated, const PackageVersion& generate
   const Provenance& from = *generated.generated;
   curated.sources.push_back(generated.origin.file + " (" + from.index + ", read " + from.read +
                             ")");
+  return agree;
 }
 
 // The Merger rules for one name's versions: ordered by (version, reading order), each identity is a
@@ -112,7 +140,14 @@ std::vector<PackageVersion> merge_versions(NamedRecords& records,
     }
     if (curated) {
       out.push_back(std::move(versions[*curated]));
-      if (generated) fill_from_generated(out.back(), versions[*generated]);
+      if (generated && !fill_from_generated(out.back(), versions[*generated])) {
+        const Origin& at = out.back().origin;
+        diagnostics.push_back(Diagnostic{
+            at.file, at.line, at.column,
+            "`" + out.back().id() + "`: the file its `url` or `sha256` names is not among the " +
+                "artifacts of " + versions[*generated].origin.to_string() +
+                "; check the hash, or refresh the snapshot"});
+      }
     } else {
       out.push_back(std::move(versions[*generated]));
     }

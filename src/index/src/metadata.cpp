@@ -79,7 +79,10 @@ core::Expected<CoreMetadata, std::string> parse_core_metadata(std::string_view t
     if (end == std::string_view::npos) end = text.size();
     const std::string_view line = text.substr(pos, end - pos);
     pos = end + 1;
-    if (trim(line).empty()) break;  // the description body follows
+    // An empty line ends the headers and the description body follows; a line of blanks is a
+    // folded continuation (a License text's empty paragraph line), as Python's email parser
+    // reads it, so the Requires-Dist after such a License is kept.
+    if (line.empty() || line == "\r") break;
     if ((line.front() == ' ' || line.front() == '\t') && !fields.empty()) {
       fields.back().second += " " + std::string(trim(line));
       continue;

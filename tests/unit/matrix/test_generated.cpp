@@ -75,7 +75,8 @@ TEST_CASE("a curated record wins over a generated one and takes its artifacts an
 TEST_CASE("a curated record keeps what it says itself") {
   const std::string curated =
       "[[package]]\nname = \"tool\"\nversion = \"1.0\"\npython = \">=3.6\"\n"
-      "requires = [\"dep<2\"]\ndeps = \"complete\"\nurl = \"https://mine/tool.whl\"\n"
+      "requires = [\"dep<2\"]\ndeps = \"complete\"\n"
+      "url = \"https://mine/tool-1.0-py3-none-any.whl\"\n"
       "sources = [\"review\"]\n\n"
       "[[package]]\nname = \"tool\"\nversion = \"2.0\"\nindex = \"https://other/simple\"\n"
       "sources = [\"review\"]\n";
@@ -85,7 +86,9 @@ TEST_CASE("a curated record keeps what it says itself") {
   const auto& one = only(result, "tool", "1.0");
   CHECK(names(one) == std::vector<std::string>{"dep<2"});  // complete: nothing added
   CHECK(one.python.to_string() == ">=3.6");
-  CHECK(one.artifacts.empty());  // it names its own file
+  // It names its own file: that one, with the generated hash and size.
+  REQUIRE(one.artifacts.size() == 1);
+  CHECK(one.artifacts[0].sha256 == kSha);
   // Served from another index: the generated record speaks of other files.
   const auto& two = only(result, "tool", "2.0");
   CHECK(two.artifacts.empty());
@@ -133,4 +136,21 @@ TEST_CASE("artifacts and generated are checked field by field") {
         std::string::npos);
   CHECK(all.find("`package.artifacts[0].size`: expected a size in bytes") != std::string::npos);
   CHECK(all.find("`package.artifacts[0]`: unknown key `x`") != std::string::npos);
+}
+
+TEST_CASE("a curated hash picks its file from the generated ones, and a foreign one is an error") {
+  const auto with_sha = [](const std::string& sha) {
+    return "[[package]]\nname = \"tool\"\nversion = \"1.0\"\nsha256 = \"" + sha +
+           "\"\nsources = [\"review\"]\n";
+  };
+  const std::string files = kDep + generated("tool", "1.0");
+  const auto same = matrix::load_sources(
+      {file("curated/a.toml", with_sha(std::string(64, 'A')), 0), file("gen/pypi.toml", files, 0)});
+  CHECK(only(same, "tool", "1.0").artifacts.size() == 1);  // hex digits compare in any case
+  const auto other = matrix::load_sources(
+      {file("curated/a.toml", with_sha(std::string(64, 'b')), 0), file("gen/pypi.toml", files, 0)});
+  REQUIRE_FALSE(other.has_value());
+  CHECK(other.error().at(0).to_string().find(
+            "curated/a.toml:1:1: `tool@1.0`: the file its `url` or `sha256` names is not among "
+            "the artifacts of gen/pypi.toml:") == 0);
 }
