@@ -114,7 +114,35 @@ std::string build_exports(const lockfiles::BuildStep& step) {
   return out.empty() ? out : "export" + out;
 }
 
+// A package built from its sdist: pip reads the URL and hash from a context file, builds without
+// isolation against the locked build requirements already installed, and checks the hash.
+std::string source_build_step(const PlannedBuild& planned) {
+  const lockfiles::BuildStep& step = planned.step;
+  const std::string file = "/opt/bevenv/" + planned.requirement_file;
+  const bool archive = step.source.has_value();
+  std::string out = "# build `" + step.name + "`: `" + core::normalize_name(step.package) +
+                    (archive ? "` from its sdist, hash-checked\n" : "` from its pinned commit\n");
+  out += "COPY " + planned.requirement_file + " " + file + "\n";
+  if (!archive) out += "# hadolint ignore=DL3008\n";
+  out += "RUN " + std::string(kPipCache) + " \\\n";
+  // pip clones with git, which CUDA base images lack.
+  if (!archive) {
+    out += "    { command -v git >/dev/null || { apt-get update \\\n";
+    out += "      && apt-get install -y --no-install-recommends git ca-certificates \\\n";
+    out += "      && rm -rf /var/lib/apt/lists/*; }; } \\\n    && ";
+  }
+  if (const std::string exports = build_exports(step); !exports.empty())
+    out += (archive ? "    " : "") + exports + " \\\n    && ";
+  else if (archive)
+    out += "    ";
+  // pip cannot hash a VCS checkout; the 40-digit commit pins its content instead.
+  out += std::string("pip install --no-deps --no-build-isolation") +
+         (archive ? " --require-hashes" : "") + " -r " + file + "\n";
+  return out;
+}
+
 std::string build_step(const PlannedBuild& planned) {
+  if (!planned.requirement_file.empty()) return source_build_step(planned);
   const lockfiles::BuildStep& step = planned.step;
   std::string out = "# build `" + step.name + "`";
   const std::string arch = step.env.contains("TORCH_CUDA_ARCH_LIST")
@@ -218,6 +246,10 @@ ImageFiles render_image_files(const lockfiles::Lockfile& lock_in, const ImageOpt
   files.hashes_required = exported.hashes_written;
   files.packages_without_hashes = exported.packages_without_hashes;
   files.built_in_image = plan.built_in_image;
+  for (const auto& b : plan.dependency_builds) {
+    if (!b.requirement_file.empty())
+      files.build_requirements.emplace_back(b.requirement_file, b.requirement_text);
+  }
   files.base_image = plan.base_image;
   files.project_dir = plan.project_dir;
   files.python_minor = plan.python_minor;

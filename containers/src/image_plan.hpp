@@ -15,6 +15,11 @@ struct PlannedBuild {
   std::string source_package;  // dependency builds: the package whose sdist is unpacked first
   std::string source_version;
   std::string source_option;  // where pip downloads that sdist: `--no-index --find-links URL`...
+  // Builds with a `source` or `vcs`: the context file (`build-NAME.txt`) holding the one
+  // requirement (`URL --hash=sha256:...`, or `NAME @ git+...@COMMIT`) pip installs; the URL
+  // stays out of the shell.
+  std::string requirement_file;
+  std::string requirement_text;
 };
 
 struct ImagePlan {

@@ -167,6 +167,11 @@ class Differ {
                 or_none(s.working_dir));
       field(at + " cuda_arch_list", or_none(old.cuda_arch_list), or_none(s.cuda_arch_list));
       if (old.commands != s.commands) changed(at + ": commands changed");
+      field(at + " package", or_none(old.package), or_none(s.package));
+      field(at + " vcs", or_none(old.vcs), or_none(s.vcs));
+      if (old.source != s.source)
+        changed(at + " source " + (old.source ? old.source->filename : "(none)") + " -> " +
+                (s.source ? s.source->filename : "(none)"));
       string_maps(at + " env ", old.env, s.env);
     }
     std::set<std::string> now;

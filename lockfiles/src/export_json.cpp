@@ -16,13 +16,16 @@ Json string_map(const std::map<std::string, std::string>& map) {
   return out;
 }
 
+Json artifact_json(const Artifact& a) {
+  return Json{{"filename", a.filename},
+              {"url", a.url},
+              {"sha256", optional(a.sha256)},
+              {"size", optional(a.size)}};
+}
+
 Json package_json(const Package& p) {
   Json artifacts = Json::array();
-  for (const Artifact& a : p.artifacts)
-    artifacts.push_back(Json{{"filename", a.filename},
-                             {"url", a.url},
-                             {"sha256", optional(a.sha256)},
-                             {"size", optional(a.size)}});
+  for (const Artifact& a : p.artifacts) artifacts.push_back(artifact_json(a));
   Json why = Json::array();
   for (const Reason& r : p.why)
     why.push_back(Json{{"kind", to_string(r.kind)},
@@ -50,6 +53,9 @@ nlohmann::ordered_json to_json(const Lockfile& model) {
   for (const BuildStep& b : lock.builds)
     builds.push_back(Json{{"name", b.name},
                           {"after", b.after},
+                          {"package", b.package.empty() ? Json() : Json(b.package)},
+                          {"source", b.source ? artifact_json(*b.source) : Json()},
+                          {"vcs", optional(b.vcs)},
                           {"working_dir", optional(b.working_dir)},
                           {"cuda_arch_list", b.cuda_arch_list},
                           {"commands", b.commands},

@@ -54,13 +54,25 @@ std::vector<std::string> source_options(const Lockfile& lock) {
   return out;
 }
 
+// Packages a build installs from something pip cannot fetch by name and version (a pinned commit,
+// the project's source, a compiled sdist): pinning them too would install a second copy, often
+// the wrong release (torchpack 0.3.1 on PyPI lacks what its source tree has).
+std::map<std::string, const BuildStep*> installed_by_builds(const Lockfile& lock) {
+  std::map<std::string, const BuildStep*> out;
+  for (const BuildStep& b : lock.builds)
+    if (!b.package.empty() && !b.source) out.emplace(core::normalize_name(b.package), &b);
+  return out;
+}
+
 }  // namespace
 
 RequirementsExport export_requirements(const Lockfile& model, const RequirementsOptions& options) {
   const Lockfile lock = canonical(model);
   RequirementsExport result;
+  const auto built = installed_by_builds(lock);
   for (const Package& p : lock.packages)
-    if (package_hashes(p).empty()) result.packages_without_hashes.push_back(p.name);
+    if (package_hashes(p).empty() && !built.contains(core::normalize_name(p.name)))
+      result.packages_without_hashes.push_back(p.name);
   result.hashes_written = options.hashes && result.packages_without_hashes.empty();
 
   std::string& out = result.text;
@@ -78,6 +90,7 @@ RequirementsExport export_requirements(const Lockfile& model, const Requirements
 
   const auto depended_on_by = dependents(lock);
   for (const Package& p : lock.packages) {
+    if (built.contains(core::normalize_name(p.name))) continue;
     out += "\n" + p.name + "==" + p.version;
     if (p.markers) out += " ; " + *p.markers;
     if (result.hashes_written)
@@ -94,7 +107,11 @@ RequirementsExport export_requirements(const Lockfile& model, const Requirements
     if (!via.empty()) out += "    # via " + join(via, ", ") + "\n";
   }
   for (const BuildStep& b : lock.builds) {
+    // pip builds an sdist listed above itself, hash-checked; only other builds need the image.
+    if (b.source) continue;
     out += "\n# Not installed by pip: build `" + b.name + "`";
+    if (!b.package.empty()) out += " installs `" + b.package + "`";
+    if (b.vcs) out += " from " + *b.vcs;
     if (!b.after.empty()) out += " (after " + join(b.after, ", ") + ")";
     out += "; `bevenv build-image` runs it.\n";
   }

@@ -7,6 +7,8 @@
 
 #include "bevenv/core/error.hpp"
 #include "bevenv/core/fs.hpp"
+#include "bevenv/core/text_input.hpp"
+#include "bevenv/core/toml_nesting.hpp"
 
 namespace bevenv::lockfiles {
 namespace {
@@ -327,13 +329,19 @@ class Reader {
   }
 
   BuildStep read_build(const toml::table& t, const std::string& at) {
-    check_keys(t, at, {"name", "after", "working_dir", "cuda_arch_list", "commands", "env"});
+    check_keys(t, at,
+               {"name", "after", "package", "source", "vcs", "working_dir", "cuda_arch_list",
+                "commands", "env"});
     BuildStep b;
     b.name = required_string(t, "name", at);
     b.after = string_list(t, "after", at);
+    b.package = optional_string(t, "package", at).value_or("");
+    if (const toml::table* source = optional_table(t, "source", at))
+      b.source = read_artifact(*source, at + ".source");
     b.working_dir = optional_string(t, "working_dir", at);
     b.cuda_arch_list = optional_string(t, "cuda_arch_list", at).value_or("");
-    required(t, "commands", at, "an array of strings");
+    b.vcs = optional_string(t, "vcs", at);
+    if (!b.source && !b.vcs) required(t, "commands", at, "an array of strings");
     b.commands = string_list(t, "commands", at);
     b.env = string_map(t, "env", at);
     return b;
@@ -366,6 +374,10 @@ std::string ReadError::to_string() const {
 }
 
 core::Expected<Lockfile, ReadError> parse_lockfile(std::string_view text, std::string_view file) {
+  if (const auto deep = core::check_toml_nesting(text)) {
+    return core::unexpected(ReadError{std::string(file), deep->line, deep->column, deep->message,
+                                      std::string(kEditedHint)});
+  }
   toml::table root;
   try {
     root = toml::parse(text, file);
@@ -392,7 +404,8 @@ core::Expected<Lockfile, ReadError> parse_lockfile(std::string_view text, std::s
 }
 
 Lockfile read_lockfile(const std::filesystem::path& path) {
-  const std::string text = core::read_file(path);
+  const std::string text =
+      core::read_regular_file(path, "pass a lockfile written by `bevenv lock`");
   auto result = parse_lockfile(text, path.string());
   if (!result)
     throw core::Error(core::ExitCode::bad_input, result.error().to_string(), result.error().hint);

@@ -6,6 +6,7 @@
 
 #include "bevenv/core/marker.hpp"
 #include "bevenv/core/name.hpp"
+#include "bevenv/core/outside_text.hpp"
 #include "bevenv/core/version.hpp"
 #include "bevenv/lockfiles/model.hpp"
 
@@ -46,6 +47,15 @@ bool is_env_name(std::string_view s) {
 }
 
 std::string quoted(std::string_view s) { return "`" + std::string(s) + "`"; }
+
+// At most 80 bytes, control bytes shown as `?`: a message never carries a newline or an escape
+// sequence from the file it describes.
+std::string printable(std::string_view s) {
+  std::string out(s.substr(0, 80));
+  for (char& c : out)
+    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) c = '?';
+  return s.size() > 80 ? out + "..." : out;
+}
 
 class Checker {
  public:
@@ -146,15 +156,8 @@ class Checker {
       add(at + ".variant",
           "expected letters, digits, `.` or `_` (like `cu113`), found " + quoted(p.variant));
     require_text(at + ".source.url", p.source.url);
-    for (std::size_t i = 0; i < p.artifacts.size(); ++i) {
-      const Artifact& a = p.artifacts[i];
-      const std::string aat = at + ".artifacts[" + std::to_string(i) + "]";
-      require_text(aat + ".url", a.url);
-      if (a.filename.empty() || a.filename.find('/') != std::string::npos)
-        add(aat + ".filename", "expected a file name without `/`, found " + quoted(a.filename));
-      if (a.sha256 && !is_hex64(*a.sha256))
-        add(aat + ".sha256", "expected 64 lower-case hex digits, found " + quoted(*a.sha256));
-    }
+    for (std::size_t i = 0; i < p.artifacts.size(); ++i)
+      check_artifact(at + ".artifacts[" + std::to_string(i) + "]", p.artifacts[i]);
     std::set<std::string> deps;
     for (std::size_t i = 0; i < p.dependencies.size(); ++i) {
       const std::string& dep = p.dependencies[i];
@@ -171,6 +174,25 @@ class Checker {
       const auto marker = core::Marker::parse(*p.markers);
       if (!marker) add(at + ".markers", "expected a PEP 508 marker: " + marker.error().to_string());
     }
+  }
+
+  // Artifacts come from index pages: their URL and file name must keep to the grammars that make
+  // them safe as a URL in a requirements file and as one path component.
+  void check_artifact(const std::string& at, const Artifact& a) {
+    const bool local = a.url.starts_with("file://");
+    if (!local && !core::is_url_text(a.url))
+      add(at + ".url",
+          "expected an http(s) URL of RFC 3986 characters (no spaces, quotes or braces), found " +
+              quoted(printable(a.url)));
+    if (local && a.url.find_first_of(std::string_view("\0\n\r", 3)) != std::string::npos)
+      add(at + ".url", "expected a file URL without control characters");
+    if (!core::is_artifact_filename(a.filename))
+      add(at + ".filename",
+          "expected a wheel or sdist file name of letters, digits and `._+!-`, found " +
+              quoted(printable(a.filename)));
+    if (a.sha256 && !is_hex64(*a.sha256))
+      add(at + ".sha256",
+          "expected 64 lower-case hex digits, found " + quoted(printable(*a.sha256)));
   }
 
   void check_reason(const std::string& at, const Reason& r) {
@@ -193,9 +215,28 @@ class Checker {
       add(at + ".name", "build " + quoted(b.name) + " appears more than once");
     for (std::size_t i = 0; i < b.after.size(); ++i)
       require_known_package(at + ".after[" + std::to_string(i) + "]", b.after[i]);
+    if (!b.package.empty()) require_known_package(at + ".package", b.package);
+    if (b.source) {
+      check_artifact(at + ".source", *b.source);
+      if (b.package.empty()) add(at + ".package", "a build with a `source` needs `package`");
+      if (!b.source->sha256) add(at + ".source.sha256", "a build's source needs its sha256");
+      if (!b.commands.empty())
+        add(at + ".commands", "a build with a `source` is run by bevenv and has no commands");
+      if (b.working_dir) add(at + ".working_dir", "a build with a `source` has no working_dir");
+    }
+    if (b.vcs) {
+      if (!core::is_vcs_pin(*b.vcs))
+        add(at + ".vcs", "expected `git+https://HOST/REPO.git@` and a 40-digit commit, found " +
+                             quoted(printable(*b.vcs)));
+      if (b.package.empty()) add(at + ".package", "a build with `vcs` needs `package`");
+      if (b.source) add(at + ".vcs", "a build has a `source` or a `vcs`, not both");
+      if (!b.commands.empty())
+        add(at + ".commands", "a build with `vcs` is run by bevenv and has no commands");
+    }
     if (b.working_dir) require_text(at + ".working_dir", *b.working_dir);
     require_env_names(at + ".env", b.env);
-    if (b.commands.empty()) add(at + ".commands", "expected at least one command");
+    if (b.commands.empty() && !b.source && !b.vcs)
+      add(at + ".commands", "expected at least one command");
     for (std::size_t i = 0; i < b.commands.size(); ++i)
       require_text(at + ".commands[" + std::to_string(i) + "]", b.commands[i]);
   }

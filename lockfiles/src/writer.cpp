@@ -159,6 +159,9 @@ void write_build(TomlWriter& w, const BuildStep& b, const std::string& at) {
   w.array_header("build");
   w.string("name", b.name, at + ".name");
   w.string_array("after", b.after, at + ".after");
+  w.optional_string("package", b.package, at + ".package");
+  if (b.source) w.raw("source", artifact_table(*b.source, at + ".source"));
+  if (b.vcs) w.string("vcs", *b.vcs, at + ".vcs");
   if (b.working_dir) w.string("working_dir", *b.working_dir, at + ".working_dir");
   w.optional_string("cuda_arch_list", b.cuda_arch_list, at + ".cuda_arch_list");
   std::vector<std::string> commands;

@@ -1,6 +1,8 @@
 #include <algorithm>
-#include <fstream>
 
+#include "bevenv/core/error.hpp"
+#include "bevenv/core/text_input.hpp"
+#include "bevenv/core/toml_nesting.hpp"
 #include "bevenv/matrix/loader.hpp"
 #include "plain_packages.hpp"
 #include "sections.hpp"
@@ -15,8 +17,13 @@ const std::vector<std::string> kSections = {"matrix",  "package", "rule",
                                             "toolkit", "profile", "observed"};
 
 void read_file(const SourceFile& source, Collected& out, std::vector<Diagnostic>& diagnostics) {
-  if (detail::read_plain_packages(source, out)) return;
   FileContext file{source.path, source.layer, &diagnostics};
+  if (const auto deep = core::check_toml_nesting(source.text)) {
+    diagnostics.push_back(Diagnostic{source.path, static_cast<std::uint32_t>(deep->line),
+                                     static_cast<std::uint32_t>(deep->column), deep->message});
+    return;
+  }
+  if (detail::read_plain_packages(source, out)) return;
   toml::table document;
   try {
     // No source path: toml++ would share it with every node, and diagnostics name the file
@@ -68,16 +75,15 @@ void read_overlay_dir(const std::filesystem::path& dir, std::size_t layer_index,
   }
   std::sort(paths.begin(), paths.end());
   for (const auto& path : paths) {
-    std::ifstream in(path, std::ios::binary);
     std::string text;
-    std::error_code size_error;
-    const auto size = std::filesystem::file_size(path, size_error);
-    if (in && !size_error) {
-      text.resize(size);
-      in.read(text.data(), static_cast<std::streamsize>(size));
-    }
-    if (!in || size_error) {
-      diagnostics.push_back(Diagnostic{path.generic_string(), 0, 0, "cannot be read"});
+    try {
+      text = core::read_regular_file(path, "");
+    } catch (const core::Error& refused) {
+      // The message starts with the path, which the diagnostic names already.
+      const std::string what = refused.what();
+      const auto after = what.find("` ");
+      diagnostics.push_back(Diagnostic{path.generic_string(), 0, 0,
+                                       after == std::string::npos ? what : what.substr(after + 2)});
       continue;
     }
     const bool observed = path.filename().string().rfind("observed", 0) == 0;

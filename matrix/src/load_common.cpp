@@ -1,6 +1,7 @@
 #include <cctype>
 
 #include "bevenv/core/name.hpp"
+#include "bevenv/core/outside_text.hpp"
 #include "sections.hpp"
 
 namespace bevenv::matrix::detail {
@@ -35,15 +36,24 @@ std::optional<BuildStep> read_build_step(const toml::table& table, std::string c
   step.origin = file.origin(reader.position());
   const auto name = reader.string("name", needs_name);
   const auto package = reader.string("package");
-  const auto command = reader.string("command", true);
+  const auto vcs = reader.string("vcs");
+  const auto command = reader.string("command", !vcs.has_value());
+  if (vcs && !core::is_vcs_pin(*vcs)) {
+    reader.file_error(reader.position("vcs"),
+                      "`" + reader.context() +
+                          ".vcs`: expected `git+https://HOST/REPO.git@` and a "
+                          "40-digit commit, found `" +
+                          *vcs + "`");
+  }
   if (auto workdir = reader.string("workdir")) step.workdir = std::move(*workdir);
   if (auto env = reader.string_map("env")) step.env = std::move(*env);
   if (auto note = reader.string("note")) step.note = std::move(*note);
   reader.finish();
-  if (!reader.ok() || !command) return std::nullopt;
+  if (!reader.ok() || (!command && !vcs)) return std::nullopt;
   if (name) step.name = *name;
   if (package) step.package = core::normalize_name(*package);
-  step.command = *command;
+  if (command) step.command = *command;
+  if (vcs) step.vcs = *vcs;
   return step;
 }
 

@@ -39,7 +39,7 @@ std::vector<ArchEntry> parse_arch(std::string text) {
     ArchEntry entry;
     entry.sass = sass;
     entry.exact = exact;
-    entry.major = std::stoi(digits.substr(0, digits.size() - 1));
+    entry.major = rules::leading_number(digits.substr(0, digits.size() - 1));
     entry.minor = digits.back() - '0';
     return entry;
   };

@@ -1,5 +1,6 @@
 #include "bevenv/probes/findings.hpp"
 
+#include <algorithm>
 #include <cstdio>
 
 #include "rules.hpp"
@@ -48,6 +49,17 @@ std::string status_of(const json& report, const char* section) {
   return report[section].value("status", "");
 }
 
+int leading_number(std::string_view digits) {
+  // Saturates: a version such as 99999999999.0 in a hand-edited report must not throw.
+  constexpr int kMax = 1'000'000;
+  int value = 0;
+  for (const char c : digits) {
+    if (c < '0' || c > '9') break;
+    value = std::min(kMax, value * 10 + (c - '0'));
+  }
+  return value;
+}
+
 std::pair<int, int> major_minor(const std::string& version) {
   int parts[2] = {0, 0};
   std::size_t at = 0;
@@ -55,7 +67,7 @@ std::pair<int, int> major_minor(const std::string& version) {
     std::size_t end = at;
     while (end < version.size() && version[end] >= '0' && version[end] <= '9') ++end;
     if (end == at) break;
-    part = std::stoi(version.substr(at, end - at));
+    part = leading_number(std::string_view(version).substr(at, end - at));
     if (end >= version.size() || version[end] != '.') break;
     at = end + 1;
   }

@@ -64,7 +64,7 @@ void driver_status(const json& report, std::vector<Finding>& out) {
                                "no NVIDIA driver: `libcuda.so.1` not found",
                                "install the NVIDIA driver; in a container run with `--gpus all` "
                                "(NVIDIA Container Toolkit)",
-                               "", driver.value("error", "")));
+                               "", error_text(driver)));
   } else if (status == "no_device") {
     const std::string visible =
         report.contains("host")
@@ -191,21 +191,31 @@ void gpu_summary(const json& report, const Expectations& expectations, std::vect
   }
 }
 
+// Rows may be short or missing in a saved report: a cell outside the matrix is "no access".
+bool p2p_cell(const json& matrix, std::size_t row, std::size_t column) {
+  return row < matrix.size() && matrix[row].is_array() && column < matrix[row].size() &&
+         matrix[row][column] == true;
+}
+
 void p2p(const json& report, std::vector<Finding>& out) {
   if (status_of(report, "driver") != "ok" || !report["driver"].contains("p2p")) return;
   const json& matrix = report["driver"]["p2p"];
-  if (matrix.size() < 2) return;
+  if (!matrix.is_array()) return;
+  // The devices say how many GPUs there are; a matrix with fewer rows lacks the rest.
+  const json& devices = report["driver"].value("devices", json::array());
+  const std::size_t gpus = std::max(matrix.size(), devices.is_array() ? devices.size() : 0);
+  if (gpus < 2) return;
   std::string missing;
-  for (std::size_t a = 0; a < matrix.size(); ++a) {
-    for (std::size_t b = a + 1; b < matrix[a].size(); ++b) {
-      if (matrix[a][b] != true || matrix[b][a] != true) {
-        if (missing.empty()) missing = "GPU " + std::to_string(a) + " and " + std::to_string(b);
+  for (std::size_t a = 0; a < gpus && missing.empty(); ++a) {
+    for (std::size_t b = a + 1; b < gpus && missing.empty(); ++b) {
+      if (!p2p_cell(matrix, a, b) || !p2p_cell(matrix, b, a)) {
+        missing = "GPU " + std::to_string(a) + " and " + std::to_string(b);
       }
     }
   }
   if (missing.empty()) {
-    out.push_back(make_finding(
-        "p2p", Severity::ok, "P2P access between all " + std::to_string(matrix.size()) + " GPUs"));
+    out.push_back(make_finding("p2p", Severity::ok,
+                               "P2P access between all " + std::to_string(gpus) + " GPUs"));
   } else {
     out.push_back(
         make_finding("p2p", Severity::warning,
@@ -214,6 +224,12 @@ void p2p(const json& report, std::vector<Finding>& out) {
                      "`NCCL_P2P_DISABLE=1` if NCCL reports peer access errors",
                      "F11"));
   }
+}
+
+// "sm_86" -> "8.6", as TORCH_CUDA_ARCH_LIST spells it; other text stays as it is.
+std::string arch_list_entry(const std::string& sm) {
+  if (sm.size() < 5 || sm.rfind("sm_", 0) != 0) return sm;
+  return sm.substr(3, sm.size() - 4) + "." + sm.substr(sm.size() - 1);
 }
 
 }  // namespace
@@ -279,9 +295,7 @@ void gpu_findings(const json& report, const Expectations& expectations, std::vec
                 ? "compiled ops have only PTX for " + sm + ": slow JIT at first use"
                 : "compiled ops have no kernels for " + sm +
                       ": \"no kernel image is available for execution on the device\"",
-            "rebuild the ops with `" + list + "` including " + sm.substr(3, sm.size() - 4) + "." +
-                sm.substr(sm.size() - 1),
-            "F10"));
+            "rebuild the ops with `" + list + "` including " + arch_list_entry(sm), "F10"));
       }
     }
   }

@@ -1,6 +1,7 @@
 #pragma once
 // Internal: the rule groups evaluate() runs, and small helpers they share.
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "bevenv/probes/findings.hpp"
@@ -18,6 +19,8 @@ void python_findings(const json& report, std::vector<Finding>& out);
 std::string status_of(const json& report, const char* section);
 // "a.b" -> {a, b}; missing parts are 0. Leading digits only, so "1.10.1+cu113" -> {1, 10}.
 std::pair<int, int> major_minor(const std::string& version);
+// The number the leading digits spell, at most 1000000 (hostile reports hold any digits).
+int leading_number(std::string_view digits);
 std::string gib_text(double bytes);
 
 }  // namespace bevenv::probes::rules

@@ -27,8 +27,16 @@ status=0
 for target in "${targets[@]}"; do
   corpus="${build}/fuzz-corpus/${target}"
   mkdir -p "${corpus}"
-  # A few seeds with the grammar's words get the fuzzer past the first characters quickly.
-  if [[ -z "$(ls -A "${corpus}")" ]]; then
+  # Committed seeds (real reports and logs, tests/fuzz/corpus/TARGET) come first; inputs as
+  # long as the longest seed may be tried. Else a few seeds with the grammar's words get the
+  # fuzzer past the first characters quickly.
+  seeds="${repo}/tests/fuzz/corpus/${target}"
+  max_len=256
+  if [[ -d "${seeds}" ]]; then
+    cp -n "${seeds}"/* "${corpus}/"
+    longest="$(wc -c "${seeds}"/* | sort -n | tail -n 2 | head -n 1 | awk '{print $1}')"
+    max_len=$((longest > max_len ? longest : max_len))
+  elif [[ -z "$(ls -A "${corpus}")" ]]; then
     i=0
     for seed in "1!2.0rc1.post2.dev3+cu113" "v1.0-1" "1.0a.post.dev" $'>=1.0, !=1.1.*\n1.1\n1.0rc1' \
         $'~=1.4.5,<2\n1.4.5+local\n1.5' $'===foo\nfoo' $'==1.0+local\n1.0'; do
@@ -39,7 +47,12 @@ for target in "${targets[@]}"; do
   log="${build}/${target}.log"
   binary="$(find "${build}" -type f -name "${target}" -perm -u+x | head -n 1)"
   echo "== ${target}: ${seconds}s"
-  if "${binary}" -max_total_time="${seconds}" -max_len=256 \
+  # Pages need room for a few links; header blocks for a few lines.
+  case "${target}" in
+    fuzz_index_pages) ((max_len >= 8192)) || max_len=8192 ;;
+    fuzz_index_headers) ((max_len >= 1024)) || max_len=1024 ;;
+  esac
+  if "${binary}" -max_total_time="${seconds}" -max_len="${max_len}" \
       -print_final_stats=1 "${corpus}" >"${log}" 2>&1; then
     execs="$(grep -E '^stat::number_of_executed_units' "${log}" | awk '{print $2}')"
     echo "   ok: ${execs:-?} executions in ${seconds}s; $(grep -E "DONE" "${log}" | tail -n 1)"

@@ -70,6 +70,8 @@ std::vector<ContextEntry> context_entries(const ImageFiles& files, const std::st
   entries.push_back(
       {kRequirementsName, ContextEntry::Kind::file, false, files.requirements, {}, {}});
   entries.push_back({kRunScriptName, ContextEntry::Kind::file, true, run_script, {}, {}});
+  for (const auto& [name, text] : files.build_requirements)
+    entries.push_back({name, ContextEntry::Kind::file, false, text, {}, {}});
   if (probe) entries.push_back({kProbeName, ContextEntry::Kind::file, true, {}, *probe, {}});
   if (options.context_dir) add_directory_tree(entries, *options.context_dir, kProjectDirName);
   return entries;
@@ -118,10 +120,12 @@ CommandOutput build_image(const BuildImageOptions& options) {
   const std::string tar =
       write_context_tar(context_entries(files, script, options, probe), image.source_date_epoch);
   const std::string context_digest = "sha256:" + core::sha256_hex(tar);
-  detail::write_output_dir(options.output, {{kDockerfileName, files.dockerfile, false},
-                                            {kRequirementsName, files.requirements, false},
-                                            {kRunScriptName, script, true},
-                                            {kContextName, tar, false}});
+  std::vector<detail::OutputFile> written = {{kDockerfileName, files.dockerfile, false},
+                                             {kRequirementsName, files.requirements, false},
+                                             {kRunScriptName, script, true},
+                                             {kContextName, tar, false}};
+  for (const auto& [name, text] : files.build_requirements) written.push_back({name, text, false});
+  detail::write_output_dir(options.output, written);
 
   if (!files.hashes_required) {
     std::string names;

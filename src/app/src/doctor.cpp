@@ -101,6 +101,9 @@ void record(const DoctorOptions& options, const json& report,
 }  // namespace
 
 CommandOutput doctor(const DoctorOptions& options) {
+  // A saved report is checked first: a bad one says so without waiting for the matrix.
+  const std::optional<json> saved =
+      options.report ? std::optional<json>(read_report(*options.report)) : std::nullopt;
   const matrix::Matrix matrix = load_matrix_or_throw(options.matrix);
   std::optional<lockfiles::Lockfile> lock;
   const auto lock_path = lockfile_path(options);
@@ -127,7 +130,7 @@ CommandOutput doctor(const DoctorOptions& options) {
   CommandOutput out;
   json report;
   if (options.report) {
-    report = read_report(*options.report);
+    report = *saved;
     out.json["report_file"] = options.report->string();
   } else {
     ProbeRequest request;

@@ -10,6 +10,8 @@
 #include "bevenv/core/error.hpp"
 #include "bevenv/core/fs.hpp"
 #include "bevenv/core/subprocess.hpp"
+#include "bevenv/core/text_input.hpp"
+#include "bevenv/probes/report_schema.hpp"
 
 namespace bevenv::app {
 namespace {
@@ -33,6 +35,15 @@ std::optional<fs::path> on_path(const std::string& name) {
 
 std::string tail(const std::string& text, std::size_t size) {
   return text.size() <= size ? text : "..." + text.substr(text.size() - size);
+}
+
+// Every report passes here before a rule reads it, so that the rules may trust the types.
+void require_schema(const nlohmann::json& report, const std::string& source, core::ExitCode code,
+                    const std::string& hint) {
+  const auto problem = probes::check_report(report);
+  if (!problem) return;
+  const std::string where = problem->field.empty() ? "" : " field `" + problem->field + "`:";
+  throw core::Error(code, source + ":" + where + " " + problem->message, hint);
 }
 
 }  // namespace
@@ -140,17 +151,22 @@ ProbeRun run_probe(const ProbeRequest& request) {
                           (result.err.empty() ? "" : ": " + tail(result.err, 400)),
                       "run `" + request.probe.string() + "` by hand to see what it says");
   }
+  require_schema(run.report, "`bevenv-probe`'s report", core::ExitCode::failure,
+                 "this bevenv and bevenv-probe may come from different builds");
   return run;
 }
 
 nlohmann::json read_report(const fs::path& path) {
-  const std::string text = core::read_file(path);
+  const std::string hint = "save a report with `bevenv-probe > report.json` and pass that";
+  const std::string text = core::read_regular_file(path, hint);
   nlohmann::json report = nlohmann::json::parse(text, nullptr, false);
   if (report.is_discarded() || !report.is_object()) {
     throw core::Error(core::ExitCode::bad_input,
-                      "`" + path.string() + "` is not a bevenv-probe report (JSON object)",
-                      "save one with `bevenv-probe > report.json`");
+                      "`" + path.string() + "` is not a bevenv-probe report (JSON object)", hint);
   }
+  require_schema(report, "`" + path.string() + "`", core::ExitCode::bad_input,
+                 "this is not a bevenv-probe report of schema " +
+                     std::to_string(probes::kReportSchema) + "; " + hint);
   return report;
 }
 

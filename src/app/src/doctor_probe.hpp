@@ -25,9 +25,12 @@ struct ProbeRun {
   double duration_ms = 0;
 };
 
-// Throws core::Error (failure) when the probe cannot run or prints no JSON report.
+// Throws core::Error (failure) when the probe cannot run, prints no JSON report or one that does
+// not follow the report schema (probes/report_schema.hpp).
 ProbeRun run_probe(const ProbeRequest& request);
-// Throws core::Error (bad_input) when the file is not a JSON object.
+// Throws core::Error (bad_input) when the file is not a regular file of at most
+// core::kMaxInputBytes holding a JSON object that follows the report schema; the message names
+// the file and the first wrong field.
 nlohmann::json read_report(const std::filesystem::path& path);
 // /proc/self/exe; empty when it cannot be read.
 std::filesystem::path self_executable();

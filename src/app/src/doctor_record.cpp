@@ -8,6 +8,7 @@
 #include <set>
 
 #include "bevenv/core/sha256.hpp"
+#include "bevenv/core/toml_nesting.hpp"
 #include "doctor_internal.hpp"
 
 namespace bevenv::app {
@@ -33,7 +34,7 @@ auto key_of(const Record& r) { return std::tie(r.package, r.version, r.check, r.
 // failed before. Records that do not parse are dropped: the file is ours to rewrite.
 std::vector<Record> previous_records(const std::string& text) {
   std::vector<Record> out;
-  if (text.empty()) return out;
+  if (text.empty() || core::check_toml_nesting(text)) return out;
   toml::table document;
   try {
     document = toml::parse(text);

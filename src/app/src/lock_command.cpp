@@ -140,6 +140,36 @@ CommandOutput check_against_disk(const LockInputs& inputs, const lockfiles::Lock
   return out;
 }
 
+std::string mib(std::uint64_t bytes) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.1f MiB", static_cast<double>(bytes) / (1024.0 * 1024.0));
+  return text;
+}
+
+// What reading the indexes cost, for `-v` and `--json`: requests, bytes, and how metadata was
+// read where no PEP 658 file is published.
+void add_index_costs(CommandOutput& out, const IndexSession& index) {
+  const index::Transport& transport = index.client->transport();
+  const index::MetadataStats& stats = index.client->metadata_stats();
+  out.add("indexes: " + std::to_string(transport.network_transfers()) + " requests, " +
+              mib(transport.bytes_received()) + " received; METADATA of " +
+              std::to_string(stats.by_range) + " wheel(s) read by byte ranges (" +
+              mib(stats.range_bytes) + "), " + std::to_string(stats.whole_downloads) +
+              " archive(s) downloaded whole for their metadata",
+          Mark::none, 1)
+      .verbose_only = true;
+  for (const auto& host : stats.no_ranges) {
+    out.add("`" + host + "` ignores range requests: its wheels were downloaded whole", Mark::none,
+            1)
+        .verbose_only = true;
+  }
+  out.json["index"] = {{"requests", transport.network_transfers()},
+                       {"bytes_received", transport.bytes_received()},
+                       {"metadata_by_range", stats.by_range},
+                       {"range_bytes", stats.range_bytes},
+                       {"whole_downloads", stats.whole_downloads}};
+}
+
 }  // namespace
 
 CommandOutput lock(const LockOptions& options) {
@@ -200,6 +230,7 @@ CommandOutput lock(const LockOptions& options) {
               {"target", inputs.target.describe()},
               {"elapsed_ms", ms},
               {"packages", packages_json(lock)}};
+  if (index) add_index_costs(out, *index);
   return out;
 }
 

@@ -69,11 +69,7 @@ void attach_matrix_artifacts(const LockInputs& inputs, lockfiles::Lockfile& lock
     artifact.size = best->size;
     package.artifacts = {artifact};
     if (!index::parse_wheel_filename(best->filename)) {
-      index::Artifact sdist;
-      sdist.filename = best->filename;
-      sdist.url = best->url;
-      sdist.kind = index::ArtifactKind::sdist;
-      lock.builds.push_back(sdist_build(package, sdist));
+      lock.builds.push_back(sdist_build(package, artifact));
     }
   }
   lockfiles::canonicalize(lock);

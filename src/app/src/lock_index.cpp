@@ -17,6 +17,13 @@ const char* kSourcesHint =
     "check the URL, or add the source with `--extra-index-url URL` or `--find-links URL|DIR`; "
     "`--offline` uses the download cache only";
 
+// An index error brings its own hint when it has one (a deadline, a size limit); else `fallback`.
+[[noreturn]] void fail(const std::string& context, const std::string& error,
+                       const std::string& fallback) {
+  auto [message, hint] = index::split_hint(error);
+  throw Error(ExitCode::failure, context + message, hint.empty() ? fallback : hint);
+}
+
 bool is_curated(const LockInputs& inputs, const std::string& name) {
   return inputs.matrix.find_package(name) != nullptr;
 }
@@ -151,6 +158,21 @@ std::set<std::size_t> candidates(const std::vector<Release>& releases, const Wan
   return out;
 }
 
+// The user's find-links pages and directories, asked for a curated package whose own page could
+// not be read: a mirror of that page. Indexes are not asked, so PyPI's sdist never stands in for
+// a CUDA wheel the matrix takes from its own page.
+std::optional<core::Expected<index::Listing, std::string>> from_page_mirrors(
+    IndexSession& session, const std::string& name) {
+  std::vector<index::Source> mirrors;
+  for (const auto& s : session.client->sources())
+    if (s.kind != index::SourceKind::index) mirrors.push_back(s);
+  if (mirrors.empty()) return std::nullopt;
+  auto listed = session.client->list({name}, {{name, mirrors}});
+  auto& found = listed.at(name);
+  if (!found || !found->source) return std::nullopt;
+  return std::move(found);
+}
+
 void list_missing(IndexSession& session, const std::vector<std::string>& names) {
   std::vector<std::string> missing;
   for (const auto& name : names) {
@@ -159,9 +181,18 @@ void list_missing(IndexSession& session, const std::vector<std::string>& names) 
   if (missing.empty()) return;
   auto listed = session.client->list(missing, session.pinned);
   for (auto& [name, listing] : listed) {
+    if (!listing && session.pinned.contains(name)) {
+      if (auto mirror = from_page_mirrors(session, name)) listing = std::move(*mirror);
+    }
     if (!listing) {
-      throw Error(ExitCode::failure, "cannot read package `" + name + "`: " + listing.error(),
-                  kSourcesHint);
+      const std::string hint =
+          session.pinned.contains(name)
+              ? "the matrix takes `" + name +
+                    "` from that page: pass a mirror of it with `--find-links URL|DIR`, which "
+                    "stands in for it, or leave out the index options to lock from the embedded "
+                    "matrix"
+              : std::string(kSourcesHint);
+      fail("cannot read package `" + name + "`: ", listing.error(), hint);
     }
     session.listings.emplace(name, std::move(listing).value());
   }
@@ -172,11 +203,10 @@ index::TagRanking ranking_for(const LockInputs& inputs) {
       index::TargetTags::from(inputs.target.python, inputs.target.platform, inputs.target.glibc));
 }
 
-bool is_local(const std::string& url) { return url.starts_with("file://"); }
-
-// The metadata to read to complete a curated record: the file that fits the target of its
-// version, where the source publishes its metadata (PEP 658) or has it on disk. Elsewhere (a
-// find-links page of multi-gigabyte torch wheels) the matrix's list stands as it is.
+// The metadata to read to complete a curated record: the wheel that fits the target of its
+// version, where its metadata is cheap (PEP 658, on disk, byte ranges, the cache). Where it
+// would cost a whole download (a server that ignores ranges, in front of multi-gigabyte torch
+// wheels) the matrix's list stands as it is.
 struct Completion {
   std::string name;
   solver::RecordId record = 0;
@@ -217,7 +247,6 @@ std::vector<Completion> completion_reads(IndexSession& session, const LockInputs
     }
     const index::Artifact* best = best_artifact(files, ranking, inputs.target.python);
     if (best == nullptr || best->kind != index::ArtifactKind::wheel) continue;
-    if (!best->has_metadata_file && !is_local(best->url)) continue;
     out.push_back({t.name, t.record, *best});
   }
   return out;
@@ -254,6 +283,59 @@ std::optional<index::IndexSettings> index_settings(const LockOptions& options,
   return settings;
 }
 
+namespace {
+
+// Normalized name -> the request's own specifiers (profile and `--require`).
+std::map<std::string, std::vector<core::SpecifierSet>> root_specifiers(const LockInputs& inputs) {
+  std::map<std::string, std::vector<core::SpecifierSet>> out;
+  if (inputs.profile != nullptr) {
+    for (const auto& r : inputs.profile->requirements)
+      out[r.normalized_name()].push_back(r.specifier);
+  }
+  for (const auto& u : inputs.requirements)
+    out[u.requirement.normalized_name()].push_back(u.requirement.specifier);
+  return out;
+}
+
+bool allowed_by(const std::vector<core::SpecifierSet>& specifiers, const core::Version& v) {
+  return std::all_of(specifiers.begin(), specifiers.end(),
+                     [&](const core::SpecifierSet& s) { return s.contains(v, true); });
+}
+
+// Whether a curated record can be part of this request's answer: the request's pins allow its
+// version and, for each requirement it has on a pinned package, some curated version satisfies
+// both. Only the pages of such records are read, so an unreachable page of another CUDA/torch
+// pair (OpenMMLab publishes one per pair) neither slows nor fails the lock.
+bool may_be_chosen(const LockInputs& inputs,
+                   const std::map<std::string, std::vector<core::SpecifierSet>>& roots,
+                   const matrix::PackageVersion& record) {
+  if (const auto own = roots.find(record.name); own != roots.end()) {
+    const auto version = core::Version::parse(record.install_version());
+    if (!allowed_by(own->second, record.version) &&
+        (!version || !allowed_by(own->second, *version)))
+      return false;
+  }
+  for (const auto& r : record.requirements) {
+    const auto pins = roots.find(r.normalized_name());
+    const matrix::Package* other = inputs.matrix.find_package(r.normalized_name());
+    if (pins == roots.end() || other == nullptr) continue;
+    const bool some =
+        std::any_of(other->versions.begin(), other->versions.end(), [&](const auto& v) {
+          return r.specifier.contains(v.version, true) && allowed_by(pins->second, v.version);
+        });
+    if (!some) return false;
+  }
+  return true;
+}
+
+std::optional<index::Source> record_source(const matrix::PackageVersion& build) {
+  if (!build.find_links.empty()) return index::classify_find_links(build.find_links);
+  if (!build.index_url.empty()) return index::classify_index(build.index_url);
+  return std::nullopt;
+}
+
+}  // namespace
+
 std::unique_ptr<IndexSession> open_index(const LockOptions& options, const LockInputs& inputs) {
   auto settings = index_settings(options, inputs);
   if (!settings) return nullptr;
@@ -261,19 +343,21 @@ std::unique_ptr<IndexSession> open_index(const LockOptions& options, const LockI
   session->reporter = options.index_progress ? index::make_stderr_reporter()
                                              : std::make_unique<index::SilentReporter>();
   session->client = std::make_unique<index::IndexClient>(*settings, session->reporter.get());
-  // A curated package comes only from the sources its matrix records name.
+  // A curated package comes only from the sources its matrix records name: those of the records
+  // this request may choose, or (when none may) all of them, so the solver can explain.
+  const auto roots = root_specifiers(inputs);
   for (const auto& [name, package] : inputs.matrix.packages) {
     std::vector<index::Source> sources;
+    std::vector<index::Source> relevant;
     for (const auto& build : package.versions) {
-      std::optional<index::Source> s;
-      if (!build.find_links.empty())
-        s = index::classify_find_links(build.find_links);
-      else if (!build.index_url.empty())
-        s = index::classify_index(build.index_url);
-      if (s && std::find(sources.begin(), sources.end(), *s) == sources.end())
-        sources.push_back(*s);
+      const std::optional<index::Source> s = record_source(build);
+      if (!s) continue;
+      if (std::find(sources.begin(), sources.end(), *s) == sources.end()) sources.push_back(*s);
+      if (may_be_chosen(inputs, roots, build) &&
+          std::find(relevant.begin(), relevant.end(), *s) == relevant.end())
+        relevant.push_back(*s);
     }
-    if (!sources.empty()) session->pinned[name] = std::move(sources);
+    if (!sources.empty()) session->pinned[name] = relevant.empty() ? sources : relevant;
   }
   return session;
 }
@@ -352,21 +436,23 @@ void add_index_records(IndexSession& session, const LockInputs& inputs, Translat
         slots.emplace_back(name, version);
       }
     }
-    for (const auto& c : completions) to_read.push_back(c.artifact);
+    std::vector<index::Artifact> to_complete_from;
+    for (const auto& c : completions) to_complete_from.push_back(c.artifact);
+    auto completing = session.client->metadata(to_complete_from, index::MetadataCost::cheap_only);
     auto metadata = session.client->metadata(to_read);
-    for (std::size_t i = slots.size(); i < metadata.size(); ++i) {
-      const Completion& c = completions[i - slots.size()];
-      if (!metadata[i]) {
-        throw Error(
-            ExitCode::failure,
-            "cannot read the metadata of `" + c.artifact.filename + "`: " + metadata[i].error(),
-            kSourcesHint);
+    for (std::size_t i = 0; i < completing.size(); ++i) {
+      const Completion& c = completions[i];
+      if (!completing[i]) continue;  // not cheap: the matrix's list stands
+      const auto& read = *completing[i];
+      if (!read) {
+        fail("cannot read the metadata of `" + c.artifact.filename + "`: ", read.error(),
+             kSourcesHint);
       }
       // The matrix wins where it speaks: only requirements on names it does not mention.
       std::set<std::string> spoken;
       for (const auto& d : translation.database.record(c.record).requirements)
         spoken.insert(d.name);
-      for (const auto& r : applicable(*metadata[i], wanted.at(c.name).extras, env)) {
+      for (const auto& r : applicable(*read, wanted.at(c.name).extras, env)) {
         const std::string dep = r.normalized_name();
         if (spoken.count(dep) > 0 || is_virtual(dep)) continue;
         completed[c.record].push_back(
@@ -374,13 +460,11 @@ void add_index_records(IndexSession& session, const LockInputs& inputs, Translat
         ask(dep, r.specifier, r.extras, false);
       }
     }
-    metadata.erase(metadata.begin() + static_cast<std::ptrdiff_t>(slots.size()), metadata.end());
     for (std::size_t i = 0; i < metadata.size(); ++i) {
       if (!metadata[i]) {
-        throw Error(ExitCode::failure,
-                    "cannot read the metadata of `" + slots[i].first + " " +
-                        slots[i].second.to_string() + "`: " + metadata[i].error(),
-                    kSourcesHint);
+        fail("cannot read the metadata of `" + slots[i].first + " " + slots[i].second.to_string() +
+                 "`: ",
+             metadata[i].error(), kSourcesHint);
       }
       const auto& [name, version] = slots[i];
       fetched[name].emplace(version, Fetched{to_read[i], std::move(metadata[i]).value(),
@@ -455,11 +539,13 @@ const matrix::PackageVersion* curated_record(const LockInputs& inputs,
 
 }  // namespace
 
-lockfiles::BuildStep sdist_build(const lockfiles::Package& p, const index::Artifact& sdist) {
+// The sdist travels as data: the URL a page served never becomes part of a command.
+lockfiles::BuildStep sdist_build(const lockfiles::Package& p, const lockfiles::Artifact& sdist) {
   lockfiles::BuildStep step;
-  step.name = p.name + "-sdist";
+  step.name = core::normalize_name(p.name) + "-sdist";
+  step.package = p.name;
   step.after = p.dependencies;
-  step.commands.push_back("pip install --no-deps --no-build-isolation " + sdist.url);
+  step.source = sdist;
   return step;
 }
 
@@ -512,9 +598,8 @@ void attach_artifacts(IndexSession& session, const LockInputs& inputs, lockfiles
   for (std::size_t i = 0; i < picks.size(); ++i) {
     Pick& pick = picks[i];
     if (!completed[i]) {
-      throw Error(ExitCode::failure,
-                  "cannot fetch `" + pick.artifact.filename + "`: " + completed[i].error(),
-                  "retry; a hash mismatch means the source serves other bytes than it published");
+      fail("cannot fetch `" + pick.artifact.filename + "`: ", completed[i].error(),
+           "retry; a hash mismatch means the source serves other bytes than it published");
     }
     const index::Artifact& a = *completed[i];
     if (pick.curated != nullptr && !pick.curated->sha256.empty() &&
@@ -531,7 +616,8 @@ void attach_artifacts(IndexSession& session, const LockInputs& inputs, lockfiles
     artifact.size = a.size;
     pick.package->artifacts = {artifact};
     pick.package->source = lock_source(pick.source);
-    if (a.kind == index::ArtifactKind::sdist) lock.builds.push_back(sdist_build(*pick.package, a));
+    if (a.kind == index::ArtifactKind::sdist)
+      lock.builds.push_back(sdist_build(*pick.package, artifact));
   }
   lockfiles::canonicalize(lock);
 }

@@ -39,8 +39,8 @@ std::unique_ptr<IndexSession> open_index(const LockOptions& options, const LockI
 // specifiers; for another, any dependent's), read breadth first until every dependency of every
 // record has records, so the solver sees the whole candidate set. Curated records whose dependency
 // list is not complete get the requirements their metadata names and the matrix does not, where
-// that metadata is a PEP 658 or local file. Throws core::Error (failure) naming the source and URL
-// when a source cannot be read.
+// that metadata is cheap: a PEP 658 file, a local file, byte ranges of a remote wheel or the
+// cache. Throws core::Error (failure) naming the source and URL when a source cannot be read.
 void add_index_records(IndexSession& session, const LockInputs& inputs, Translation& translation);
 
 // Gives every package of `lock` the artifact that fits the target (best wheel, else an sdist
@@ -51,6 +51,6 @@ void attach_artifacts(IndexSession& session, const LockInputs& inputs, lockfiles
 
 // The build step that installs a pinned sdist (after its dependencies), for the index path and
 // the generated layer's sdist-only releases alike.
-lockfiles::BuildStep sdist_build(const lockfiles::Package& p, const index::Artifact& sdist);
+lockfiles::BuildStep sdist_build(const lockfiles::Package& p, const lockfiles::Artifact& sdist);
 
 }  // namespace bevenv::app

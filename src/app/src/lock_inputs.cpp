@@ -6,6 +6,7 @@
 #include "bevenv/core/error.hpp"
 #include "bevenv/core/fs.hpp"
 #include "bevenv/core/sha256.hpp"
+#include "bevenv/core/text_input.hpp"
 #include "bevenv/matrix/loader.hpp"
 
 namespace bevenv::app {
@@ -26,11 +27,15 @@ std::string digest_matrix_sources(const MatrixOptions& options) {
     std::vector<fs::path> files;
     std::error_code ignored;
     for (const auto& entry : fs::directory_iterator(dir, ignored)) {
-      if (entry.path().extension() == ".toml") files.push_back(entry.path());
+      // As the matrix loader: only regular files are overlays (a FIFO would never end).
+      if (entry.is_regular_file(ignored) && entry.path().extension() == ".toml") {
+        files.push_back(entry.path());
+      }
     }
     std::sort(files.begin(), files.end());
     for (const auto& path : files) {
-      const std::string text = core::read_file(path);
+      const std::string text =
+          core::read_regular_file(path, "remove it from the overlay directory");
       hasher.update(path.filename().string() + "\n" + std::to_string(text.size()) + "\n");
       hasher.update(text);
     }

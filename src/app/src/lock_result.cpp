@@ -150,16 +150,21 @@ lockfiles::Environment environment_of(const LockInputs& inputs, const Translatio
 
 // `package` names the package a step belongs to when the step itself does not (a record's own
 // source build).
+// `after`: the locked dependencies of the package the step builds, installed before it runs.
 lockfiles::BuildStep build_step_of(const matrix::BuildStep& step, const std::string& package,
-                                   const std::string& arch) {
+                                   const std::string& arch, std::vector<std::string> after = {}) {
   lockfiles::BuildStep out;
   out.name = step.name.empty() ? package : step.name;
   const std::string produces = step.package.empty() ? package : step.package;
-  if (!produces.empty()) out.after.push_back(produces);
+  out.after = std::move(after);
+  // The package a build installs is installed by that build alone, never also pinned for pip
+  // from an index; a pinned source tree travels as data.
+  out.package = produces;
+  if (!step.vcs.empty()) out.vcs = step.vcs;
   if (!step.workdir.empty()) out.working_dir = step.workdir;
   out.env.insert(step.env.begin(), step.env.end());
   if (!arch.empty()) out.env["TORCH_CUDA_ARCH_LIST"] = arch;
-  out.commands.push_back(step.command);
+  if (!step.command.empty()) out.commands.push_back(step.command);
   out.cuda_arch_list = arch;
   return out;
 }
@@ -224,16 +229,22 @@ lockfiles::Lockfile build_lockfile(const LockInputs& inputs, const Translation& 
         std::unique(package.dependencies.begin(), package.dependencies.end()),
         package.dependencies.end());
     package.why = reasons_for(chosen, solution, translation, applied);
-    lock.packages.push_back(std::move(package));
     if (build.build == matrix::BuildKind::source && build.build_step) {
-      lock.builds.push_back(build_step_of(*build.build_step, build.name, arch));
+      lock.builds.push_back(
+          build_step_of(*build.build_step, build.name, arch, package.dependencies));
     }
+    lock.packages.push_back(std::move(package));
   }
   if (inputs.profile != nullptr) {
     for (const auto& step : inputs.profile->builds) {
       const bool present = std::any_of(lock.builds.begin(), lock.builds.end(),
                                        [&](const auto& b) { return b.name == step.name; });
-      if (!present) lock.builds.push_back(build_step_of(step, std::string(), arch));
+      if (present) continue;
+      // A profile's own build runs in the project source (its root unless `workdir` says
+      // otherwise), so the image runs it only after that source is copied in.
+      lockfiles::BuildStep in_project = build_step_of(step, std::string(), arch);
+      if (!in_project.working_dir) in_project.working_dir = ".";
+      lock.builds.push_back(std::move(in_project));
     }
   }
   lockfiles::canonicalize(lock);

@@ -8,6 +8,8 @@
 #include "bevenv/core/error.hpp"
 #include "bevenv/core/fs.hpp"
 #include "bevenv/core/requirement.hpp"
+#include "bevenv/core/text_input.hpp"
+#include "bevenv/core/toml_nesting.hpp"
 
 namespace bevenv::app {
 namespace {
@@ -81,7 +83,13 @@ void check_requirements(const std::filesystem::path& path, const toml::table& pr
 }  // namespace
 
 ProjectFile read_project_file(const std::filesystem::path& path) {
-  const std::string text = core::read_file(path);
+  const std::string text = core::read_regular_file(path, "pass a `bevenv.toml` project file");
+  if (const auto deep = core::check_toml_nesting(text)) {
+    throw Error(ExitCode::bad_input,
+                path.string() + ":" + std::to_string(deep->line) + ":" +
+                    std::to_string(deep->column) + ": " + deep->message,
+                "see docs/project-file.md for the fields of `bevenv.toml`");
+  }
   toml::table root;
   try {
     root = toml::parse(text, path.string());
@@ -121,7 +129,7 @@ ProjectFile read_project_file(const std::filesystem::path& path) {
 }
 
 std::vector<std::string> read_requirements_file(const std::filesystem::path& path) {
-  std::istringstream in(core::read_file(path));
+  std::istringstream in(core::read_regular_file(path, "pass a requirements file"));
   std::vector<std::string> out;
   std::string line;
   int number = 0;

@@ -1,10 +1,17 @@
 #include "cache.hpp"
 
+#include <fcntl.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <charconv>
 #include <chrono>
+#include <random>
 #include <sstream>
 
 #include "bevenv/core/fs.hpp"
+#include "bevenv/core/outside_text.hpp"
 #include "bevenv/core/sha256.hpp"
 
 namespace bevenv::index::cache {
@@ -83,7 +90,15 @@ void write_page(const fs::path& root, const Page& page, std::int64_t now) {
 }
 
 fs::path file_path(const fs::path& root, const std::string& sha256, const std::string& filename) {
-  return root / "files-v1" / sha256 / filename;
+  // Only the content hash and a fixed extension name the file: a served name never becomes a
+  // path. A digest that is not 64 hex digits is hashed again, so it cannot hold `/` either.
+  const std::string key =
+      core::is_sha256_hex(sha256) ? sha256 : core::sha256_hex("not-hex:" + sha256);
+  std::string extension;
+  for (const char* ext : {".whl", ".tar.gz", ".tgz", ".zip", ".tar.bz2"}) {
+    if (filename.ends_with(ext)) extension = ext;
+  }
+  return root / "files-v2" / key.substr(0, 2) / (key + extension);
 }
 
 std::optional<DownloadedFile> file_by_url(const fs::path& root, const std::string& url) {
@@ -118,6 +133,91 @@ void write_size(const fs::path& root, const std::string& url, std::uint64_t size
   write_atomic(keyed(root, "sizes-v1", url), std::to_string(size));
 }
 
+namespace {
+
+fs::path metadata_path(const fs::path& root, const std::string& sha256, const std::string& url) {
+  return root / "metadata-v1" / (sha256.empty() ? "url-" + core::sha256_hex(url) : sha256);
+}
+
+}  // namespace
+
+std::optional<std::string> read_metadata(const fs::path& root, const std::string& sha256,
+                                         const std::string& url) {
+  if (root.empty()) return std::nullopt;
+  return core::try_read_file(metadata_path(root, sha256, url));
+}
+
+void write_metadata(const fs::path& root, const std::string& sha256, const std::string& url,
+                    std::string_view text) {
+  if (root.empty()) return;
+  write_atomic(metadata_path(root, sha256, url), text);
+}
+
 fs::path temp_dir(const fs::path& root) { return root / "tmp"; }
+
+std::FILE* open_part(const fs::path& root, const std::string& stem, fs::path& path) {
+  const fs::path dir = temp_dir(root);
+  std::error_code ignored;
+  fs::create_directories(dir, ignored);
+  // The random part keeps names apart across PID namespaces (containers sharing a cache).
+  static std::mt19937_64 random{std::random_device{}()};
+  const std::string name = stem + "-" + std::to_string(random() % 1000000007);
+  const fs::path fresh = dir / ("." + name + ".new");
+  path = dir / (name + ".part");
+  const int fd = ::open(fresh.c_str(), O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0644);
+  if (fd < 0) return nullptr;
+  std::FILE* file = nullptr;
+  if (::flock(fd, LOCK_EX | LOCK_NB) == 0 && ::rename(fresh.c_str(), path.c_str()) == 0) {
+    file = ::fdopen(fd, "wb");
+  }
+  if (file == nullptr) {
+    ::unlink(fresh.c_str());
+    ::unlink(path.c_str());
+    ::close(fd);
+  }
+  return file;
+}
+
+namespace {
+
+// Removes `path` when no process holds a lock on it. The lock is taken on the file, then the
+// name is checked to still be that file: it may have been renamed into the cache meanwhile.
+void remove_if_unlocked(const fs::path& path) {
+  // O_NONBLOCK: whatever sits in tmp/ (a FIFO, say) must not hang the sweep.
+  const int fd = ::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) return;
+  struct stat held {};
+  struct stat named {};
+  if (::flock(fd, LOCK_EX | LOCK_NB) == 0 && ::fstat(fd, &held) == 0 &&
+      ::lstat(path.c_str(), &named) == 0 && held.st_ino == named.st_ino &&
+      held.st_dev == named.st_dev) {
+    ::unlink(path.c_str());
+  }
+  ::close(fd);
+}
+
+bool older_than(const fs::path& path, std::chrono::minutes age) {
+  std::error_code ec;
+  const auto written = fs::last_write_time(path, ec);
+  return !ec && fs::file_time_type::clock::now() - written > age;
+}
+
+}  // namespace
+
+void remove_stale_parts(const fs::path& root) {
+  if (root.empty()) return;
+  std::error_code ec;
+  for (fs::directory_iterator it(temp_dir(root), ec), end; !ec && it != end; it.increment(ec)) {
+    const fs::path path = it->path();
+    const std::string name = path.filename().string();
+    if (name.ends_with(".part")) {
+      remove_if_unlocked(path);
+    } else if (name.starts_with(".") && name.ends_with(".new") &&
+               older_than(path, std::chrono::minutes(10))) {
+      fs::remove(path, ec);
+      ec.clear();
+    }
+  }
+}
 
 }  // namespace bevenv::index::cache

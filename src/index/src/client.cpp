@@ -4,8 +4,12 @@
 #include <cstdio>
 #include <set>
 
+#include "bevenv/core/name.hpp"
 #include "bevenv/core/sha256.hpp"
+#include "cache.hpp"
 #include "local_files.hpp"
+#include "remote_metadata.hpp"
+#include "sdist_stream.hpp"
 
 namespace bevenv::index {
 namespace {
@@ -25,28 +29,135 @@ std::map<std::string, std::vector<Artifact>> group_by_name(std::vector<Artifact>
   return out;
 }
 
-std::optional<std::string> read_local(const std::string& path) {
+// A local find-links page, up to `limit` bytes (the limit for pages from the network).
+core::Expected<std::string, std::string> read_local(const std::string& path, std::uint64_t limit) {
   std::FILE* file = std::fopen(path.c_str(), "rb");
-  if (file == nullptr) return std::nullopt;
+  if (file == nullptr) return core::unexpected("cannot read the find-links page `" + path + "`");
   std::string text;
   char buffer[65536];
   std::size_t n = 0;
-  while ((n = std::fread(buffer, 1, sizeof buffer, file)) > 0) text.append(buffer, n);
+  while ((n = std::fread(buffer, 1, sizeof buffer, file)) > 0 && text.size() <= limit)
+    text.append(buffer, n);
   std::fclose(file);
+  if (text.size() > limit) {
+    return core::unexpected("the find-links page `" + path + "` is larger than the " +
+                            std::to_string(limit >> 20) +
+                            " MiB limit\nhint: `BEVENV_MAX_PAGE_MB` raises the limit");
+  }
   return text;
+}
+
+// A find-links page by name, or why it cannot be used.
+core::Expected<std::map<std::string, std::vector<Artifact>>, std::string> link_page(
+    std::string_view html, const std::string& location) {
+  auto parsed = parse_simple_html(html, location);
+  if (!parsed) {
+    return core::unexpected("the find-links page `" + location +
+                            "` is malformed: " + parsed.error());
+  }
+  return group_by_name(std::move(parsed).value());
+}
+
+// Metadata must describe the release the file name promises: otherwise the lock would pin one
+// release and install another.
+core::Expected<CoreMetadata, std::string> for_release(const Artifact& artifact,
+                                                      core::Expected<CoreMetadata, std::string> m) {
+  if (!m) return m;
+  if (core::normalize_name(m->name) == artifact.name && m->version == artifact.version) return m;
+  return core::unexpected("the metadata of `" + artifact.filename + "` is for `" + m->name + " " +
+                          m->version.to_string() + "`, not `" + artifact.name + " " +
+                          artifact.version.to_string() +
+                          "`\nhint: the source serves a file under another release's name; "
+                          "tell its maintainers");
 }
 
 bool is_json(const Page& page) { return page.content_type.find("json") != std::string::npos; }
 
 core::Expected<CoreMetadata, std::string> metadata_from_file(const Artifact& artifact,
-                                                             const fs::path& path) {
-  auto text =
-      artifact.kind == ArtifactKind::wheel ? wheel_metadata_text(path) : sdist_metadata_text(path);
+                                                             const fs::path& path,
+                                                             std::uint64_t limit) {
+  auto text = artifact.kind == ArtifactKind::wheel ? wheel_metadata_text(path, limit)
+                                                   : sdist_metadata_text(path, limit);
   if (!text) return core::unexpected(text.error());
   auto parsed = parse_core_metadata(*text);
   if (!parsed)
     return core::unexpected("the metadata of `" + artifact.filename + "`: " + parsed.error());
+  return for_release(artifact, std::move(parsed));
+}
+
+// Metadata read from the cache or from part of a remote archive: parsed and held to the release.
+core::Expected<CoreMetadata, std::string> parse_metadata_of(const Artifact& artifact,
+                                                            std::string_view text) {
+  auto parsed = parse_core_metadata(text);
+  if (!parsed)
+    return core::unexpected("the metadata of `" + artifact.filename + "`: " + parsed.error());
+  return for_release(artifact, std::move(parsed));
+}
+
+// Metadata read from part of a remote archive, kept in the cache only once it parsed (as pages
+// are committed only once they parsed): a warm run then reads it without a request.
+core::Expected<CoreMetadata, std::string> keep_remote_metadata(const fs::path& root,
+                                                               const Artifact& artifact,
+                                                               const std::string& text) {
+  auto parsed = parse_metadata_of(artifact, text);
+  if (parsed) cache::write_metadata(root, artifact.sha256, artifact.url, text);
   return parsed;
+}
+
+std::string host_of(const std::string& url) {
+  const auto scheme = url.find("://");
+  if (scheme == std::string::npos) return {};
+  const auto begin = scheme + 3;
+  return url.substr(begin, url.find('/', begin) - begin);
+}
+
+bool is_http(const std::string& url) {
+  return url.starts_with("https://") || url.starts_with("http://");
+}
+
+// Wheels over HTTP: a zip's directory sits at its end, so a few ranges find the METADATA.
+bool range_readable(const Artifact& a) { return a.kind == ArtifactKind::wheel && is_http(a.url); }
+
+// The whole archive is in the cache already: reading it there costs no transfer.
+bool whole_file_cached(const fs::path& root, const Artifact& a) {
+  std::error_code ec;
+  if (!a.sha256.empty())
+    return fs::is_regular_file(cache::file_path(root, a.sha256, a.filename), ec);
+  return cache::file_by_url(root, a.url).has_value();
+}
+
+// PEP 658 files: checked against the published sha256 when it is new, parsed, committed.
+void read_metadata_files(
+    Transport& transport, const std::vector<Artifact>& artifacts,
+    const std::vector<PageRequest>& pages, const std::vector<std::size_t>& page_of,
+    std::vector<std::optional<core::Expected<CoreMetadata, std::string>>>& out) {
+  auto fetched = transport.get(pages, "metadata");
+  for (std::size_t k = 0; k < fetched.size(); ++k) {
+    const Artifact& a = artifacts[page_of[k]];
+    auto& page = fetched[k];
+    if (!page) {
+      out[page_of[k]] = core::unexpected(page.error());
+      continue;
+    }
+    // A cached copy was checked before it was committed; only a new body is hashed.
+    const bool checked = page->from_cache && page->body_sha256 == a.metadata_sha256;
+    if (!a.metadata_sha256.empty() && !checked) {
+      std::string actual = core::sha256_hex(page->body);
+      if (actual != a.metadata_sha256) {
+        out[page_of[k]] = core::unexpected("sha256 mismatch for `" + page->url + "`: expected " +
+                                           a.metadata_sha256 + ", got " + actual);
+        continue;
+      }
+      page->body_sha256 = std::move(actual);
+    }
+    auto parsed = for_release(a, parse_core_metadata(page->body));
+    if (!parsed) {
+      out[page_of[k]] = core::unexpected("`" + page->url + "`: " + parsed.error());
+      continue;
+    }
+    transport.commit(*page);
+    out[page_of[k]] = std::move(parsed);
+  }
 }
 
 }  // namespace
@@ -78,14 +189,12 @@ void IndexClient::load_find_links(const std::vector<Source>& wanted) {
       continue;
     }
     if (const std::string path = local_path_of(source.location); !path.empty()) {
-      const auto html = read_local(path);
+      const auto html = read_local(path, settings_.transport.max_page_size);
       if (!html) {
-        link_pages_.emplace(source.location,
-                            core::unexpected("cannot read the find-links page `" + path + "`"));
+        link_pages_.emplace(source.location, core::unexpected(html.error()));
         continue;
       }
-      link_pages_.emplace(source.location,
-                          group_by_name(parse_simple_html(*html, source.location)));
+      link_pages_.emplace(source.location, link_page(*html, source.location));
       continue;
     }
     if (std::find(locations.begin(), locations.end(), source.location) != locations.end()) continue;
@@ -98,9 +207,9 @@ void IndexClient::load_find_links(const std::vector<Source>& wanted) {
       link_pages_.emplace(locations[i], core::unexpected(pages[i].error()));
       continue;
     }
-    link_pages_.emplace(locations[i],
-                        group_by_name(parse_simple_html(pages[i]->body, locations[i])));
-    transport_.commit(*pages[i]);
+    auto page = link_page(pages[i]->body, locations[i]);
+    if (page) transport_.commit(*pages[i]);  // a malformed page is never cached
+    link_pages_.emplace(locations[i], std::move(page));
   }
 }
 
@@ -155,8 +264,7 @@ std::map<std::string, core::Expected<Listing, std::string>> IndexClient::list(
           break;
         }
         found = is_json(*page) ? parse_simple_json(page->body, page->url, name)
-                               : core::Expected<std::vector<Artifact>, std::string>(
-                                     parse_simple_html(page->body, page->url, name));
+                               : parse_simple_html(page->body, page->url, name);
         if (!found) {
           failure = "the index page `" + page->url + "` is malformed: " + found.error();
           break;
@@ -185,10 +293,22 @@ std::map<std::string, core::Expected<Listing, std::string>> IndexClient::list(
 
 std::vector<core::Expected<CoreMetadata, std::string>> IndexClient::metadata(
     const std::vector<Artifact>& artifacts) {
-  std::vector<core::Expected<CoreMetadata, std::string>> out(artifacts.size(),
-                                                             core::unexpected(std::string()));
+  auto read = metadata(artifacts, MetadataCost::any);
+  std::vector<core::Expected<CoreMetadata, std::string>> out;
+  out.reserve(read.size());
+  for (auto& r : read) out.push_back(std::move(r).value());
+  return out;
+}
+
+std::vector<std::optional<core::Expected<CoreMetadata, std::string>>> IndexClient::metadata(
+    const std::vector<Artifact>& artifacts, MetadataCost cost) {
+  std::vector<std::optional<core::Expected<CoreMetadata, std::string>>> out(artifacts.size());
   std::vector<PageRequest> pages;
   std::vector<std::size_t> page_of;
+  std::vector<remote::WheelRead> ranged;
+  std::vector<std::size_t> ranged_of;
+  std::vector<std::string> streamed;
+  std::vector<std::size_t> streamed_of;
   std::vector<FileRequest> files;
   std::vector<std::size_t> file_of;
   std::vector<std::pair<const Artifact*, std::string>> local_files;
@@ -197,53 +317,72 @@ std::vector<core::Expected<CoreMetadata, std::string>> IndexClient::metadata(
       local_files.emplace_back(&a, std::move(path));
   }
   local_->prefetch_metadata(local_files);
+  const fs::path& root = transport_.settings().cache_dir;
+  auto to_download = [&](const Artifact& a, std::size_t i) {
+    const bool cached = whole_file_cached(root, a);
+    if (cost == MetadataCost::cheap_only && !cached) return;
+    if (!cached) ++stats_.whole_downloads;
+    files.push_back({a.url, a.filename, a.sha256});
+    file_of.push_back(i);
+  };
   for (std::size_t i = 0; i < artifacts.size(); ++i) {
     const Artifact& a = artifacts[i];
     if (const std::string path = local_path_of(a.url); !path.empty()) {
-      out[i] = local_->metadata(a, path);
+      out[i] = for_release(a, local_->metadata(a, path));
     } else if (a.has_metadata_file) {
-      pages.push_back({a.url + ".metadata", ""});
+      pages.push_back({a.url + ".metadata", "", true});
       page_of.push_back(i);
+    } else if (auto text = cache::read_metadata(root, a.sha256, a.url)) {
+      out[i] = parse_metadata_of(a, *text);
+    } else if (range_readable(a) && !whole_file_cached(root, a) && !transport_.settings().offline &&
+               stats_.no_ranges.count(host_of(a.url)) == 0) {
+      ranged.push_back({a.url, a.name});
+      ranged_of.push_back(i);
+    } else if (a.kind == ArtifactKind::sdist && is_http(a.url) && cost == MetadataCost::any &&
+               !whole_file_cached(root, a) && !transport_.settings().offline) {
+      streamed.push_back(a.url);
+      streamed_of.push_back(i);
     } else {
-      files.push_back({a.url, a.filename, a.sha256});
-      file_of.push_back(i);
+      to_download(a, i);
     }
   }
   local_->save();
-  auto fetched = transport_.get(pages, "metadata");
-  for (std::size_t k = 0; k < fetched.size(); ++k) {
-    const Artifact& a = artifacts[page_of[k]];
-    auto& page = fetched[k];
-    if (!page) {
-      out[page_of[k]] = core::unexpected(page.error());
+  read_metadata_files(transport_, artifacts, pages, page_of, out);
+  auto read = remote::read_wheel_metadata(transport_, ranged);
+  for (std::size_t k = 0; k < read.size(); ++k) {
+    const Artifact& a = artifacts[ranged_of[k]];
+    if (read[k].ranges_ignored) {
+      stats_.no_ranges.insert(host_of(a.url));
+      to_download(a, ranged_of[k]);
       continue;
     }
-    // A cached copy was checked before it was committed; only a new body is hashed.
-    const bool checked = page->from_cache && page->body_sha256 == a.metadata_sha256;
-    if (!a.metadata_sha256.empty() && !checked) {
-      std::string actual = core::sha256_hex(page->body);
-      if (actual != a.metadata_sha256) {
-        out[page_of[k]] = core::unexpected("sha256 mismatch for `" + page->url + "`: expected " +
-                                           a.metadata_sha256 + ", got " + actual);
-        continue;
-      }
-      page->body_sha256 = std::move(actual);
-    }
-    auto parsed = parse_core_metadata(page->body);
-    if (!parsed) {
-      out[page_of[k]] = core::unexpected("`" + page->url + "`: " + parsed.error());
+    if (!read[k].text) {
+      out[ranged_of[k]] = core::unexpected(read[k].error);
       continue;
     }
-    transport_.commit(*page);
-    out[page_of[k]] = std::move(parsed);
+    ++stats_.by_range;
+    stats_.range_bytes += read[k].bytes;
+    out[ranged_of[k]] = keep_remote_metadata(root, a, *read[k].text);
   }
-  auto downloaded = transport_.download(files, "metadata (wheels)");
+  auto sdists = remote::read_sdist_metadata(transport_, streamed);
+  for (std::size_t k = 0; k < sdists.size(); ++k) {
+    const Artifact& a = artifacts[streamed_of[k]];
+    stats_.stream_bytes += sdists[k].bytes;
+    if (!sdists[k].text) {
+      out[streamed_of[k]] = core::unexpected(sdists[k].error);
+      continue;
+    }
+    ++stats_.streamed;
+    out[streamed_of[k]] = keep_remote_metadata(root, a, *sdists[k].text);
+  }
+  auto downloaded = transport_.download(files, "metadata (whole archives)");
   for (std::size_t k = 0; k < downloaded.size(); ++k) {
     if (!downloaded[k]) {
       out[file_of[k]] = core::unexpected(downloaded[k].error());
       continue;
     }
-    out[file_of[k]] = metadata_from_file(artifacts[file_of[k]], downloaded[k]->path);
+    out[file_of[k]] = metadata_from_file(artifacts[file_of[k]], downloaded[k]->path,
+                                         settings_.transport.max_metadata_size);
   }
   return out;
 }

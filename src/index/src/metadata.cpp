@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "bevenv/core/name.hpp"
+#include "sdist_scan.hpp"
 
 namespace bevenv::index {
 namespace {
@@ -31,21 +32,26 @@ using ArchivePtr = std::unique_ptr<archive, decltype(&archive_read_free)>;
 
 // The METADATA of the one top-level `.dist-info` directory.
 core::Expected<std::string, std::string> read_metadata(archive* reader, std::string_view what,
-                                                       bool sdist = false) {
+                                                       std::uint64_t limit) {
   archive_entry* entry = nullptr;
   while (archive_read_next_header(reader, &entry) == ARCHIVE_OK) {
     const char* raw = archive_entry_pathname(entry);
     const std::string_view path = raw != nullptr ? raw : "";
     const auto slash = path.find('/');
-    const bool wanted =
-        sdist ? (slash != std::string_view::npos && path.substr(slash) == "/PKG-INFO")
-              : (slash != std::string_view::npos && path.substr(slash) == "/METADATA" &&
-                 path.substr(0, slash).ends_with(".dist-info"));
+    const bool wanted = slash != std::string_view::npos && path.substr(slash) == "/METADATA" &&
+                        path.substr(0, slash).ends_with(".dist-info");
     if (!wanted) continue;
     std::string text;
     char buffer[16384];
     la_ssize_t n = 0;
     while ((n = archive_read_data(reader, buffer, sizeof buffer)) > 0) {
+      // A zip entry says nothing trustworthy about its size: count what it inflates to.
+      if (text.size() + static_cast<std::size_t>(n) > limit) {
+        return core::unexpected("`" + std::string(path) + "` in " + std::string(what) +
+                                " is larger than the " + std::to_string(limit >> 20) +
+                                " MiB limit for metadata\nhint: `BEVENV_MAX_METADATA_MB` "
+                                "raises the limit");
+      }
       text.append(buffer, static_cast<std::size_t>(n));
     }
     if (n < 0) {
@@ -55,8 +61,7 @@ core::Expected<std::string, std::string> read_metadata(archive* reader, std::str
     return text;
   }
   const char* error = archive_error_string(reader);
-  return core::unexpected(std::string(what) +
-                          (sdist ? " has no `PKG-INFO`" : " has no `*.dist-info/METADATA`") +
+  return core::unexpected(std::string(what) + " has no `*.dist-info/METADATA`" +
                           (error != nullptr ? std::string(" (") + error + ")" : std::string()));
 }
 
@@ -79,10 +84,9 @@ core::Expected<CoreMetadata, std::string> parse_core_metadata(std::string_view t
     if (end == std::string_view::npos) end = text.size();
     const std::string_view line = text.substr(pos, end - pos);
     pos = end + 1;
-    // An empty line ends the headers and the description body follows; a line of blanks is a
-    // folded continuation (a License text's empty paragraph line), as Python's email parser
-    // reads it, so the Requires-Dist after such a License is kept.
-    if (line.empty() || line == "\r") break;
+    // Only an empty line ends the headers: a line of blanks continues a field (RFC 822, as
+    // Python's email parser reads it), and long License fields are full of them.
+    if (line.empty() || line == "\r") break;  // the description body follows
     if ((line.front() == ' ' || line.front() == '\t') && !fields.empty()) {
       fields.back().second += " " + std::string(trim(line));
       continue;
@@ -120,25 +124,28 @@ core::Expected<CoreMetadata, std::string> parse_core_metadata(std::string_view t
   return out;
 }
 
-core::Expected<std::string, std::string> wheel_metadata_text(const std::filesystem::path& wheel) {
+core::Expected<std::string, std::string> wheel_metadata_text(const std::filesystem::path& wheel,
+                                                             std::uint64_t limit) {
   ArchivePtr reader = zip_reader();
   if (archive_read_open_filename(reader.get(), wheel.c_str(), 65536) != ARCHIVE_OK) {
     return core::unexpected("cannot open `" + wheel.string() +
                             "` as a zip: " + archive_error_string(reader.get()));
   }
-  return read_metadata(reader.get(), "`" + wheel.filename().string() + "`");
+  return read_metadata(reader.get(), "`" + wheel.filename().string() + "`", limit);
 }
 
-core::Expected<std::string, std::string> wheel_metadata_text_from_memory(std::string_view bytes) {
+core::Expected<std::string, std::string> wheel_metadata_text_from_memory(std::string_view bytes,
+                                                                         std::uint64_t limit) {
   ArchivePtr reader = zip_reader();
   if (archive_read_open_memory(reader.get(), bytes.data(), bytes.size()) != ARCHIVE_OK) {
     return core::unexpected(std::string("the wheel is not a zip: ") +
                             archive_error_string(reader.get()));
   }
-  return read_metadata(reader.get(), "the wheel");
+  return read_metadata(reader.get(), "the wheel", limit);
 }
 
-core::Expected<std::string, std::string> sdist_metadata_text(const std::filesystem::path& sdist) {
+core::Expected<std::string, std::string> sdist_metadata_text(const std::filesystem::path& sdist,
+                                                             std::uint64_t limit) {
   ArchivePtr reader(archive_read_new(), &archive_read_free);
   archive_read_support_format_tar(reader.get());
   archive_read_support_format_zip(reader.get());
@@ -148,7 +155,7 @@ core::Expected<std::string, std::string> sdist_metadata_text(const std::filesyst
     return core::unexpected("cannot open `" + sdist.string() +
                             "`: " + archive_error_string(reader.get()));
   }
-  return read_metadata(reader.get(), "`" + sdist.filename().string() + "`", true);
+  return scan_sdist(reader.get(), "`" + sdist.filename().string() + "`", limit);
 }
 
 }  // namespace bevenv::index

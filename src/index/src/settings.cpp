@@ -1,5 +1,6 @@
 #include "bevenv/index/settings.hpp"
 
+#include <algorithm>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
@@ -72,6 +73,38 @@ void apply_option(PipConfiguration& config, const std::string& key, const std::s
   if (key == "retries") config.retries = std::atoi(value.c_str());
 }
 
+// A positive number from the environment; nullopt when unset or not one.
+std::optional<double> positive_number(const EnvironmentLookup& env, const char* variable) {
+  const auto value = env(variable);
+  if (!value) return std::nullopt;
+  char* end = nullptr;
+  const double number = std::strtod(value->c_str(), &end);
+  if (end == value->c_str() || *end != '\0' || !(number > 0) || number > 1e9) return std::nullopt;
+  return number;
+}
+
+std::chrono::milliseconds milliseconds_of(double seconds) {
+  return std::chrono::milliseconds(static_cast<std::int64_t>(seconds * 1000.0));
+}
+
+// bevenv's own bounds, which pip has no options for: deadlines in seconds, sizes in MiB.
+void apply_bevenv_limits(TransportSettings& transport, const EnvironmentLookup& env) {
+  if (const auto s = positive_number(env, "BEVENV_INDEX_DEADLINE"))
+    transport.page_deadline = milliseconds_of(*s);
+  if (const auto s = positive_number(env, "BEVENV_DOWNLOAD_DEADLINE"))
+    transport.download_deadline = milliseconds_of(*s);
+  if (const auto s = positive_number(env, "BEVENV_PHASE_DEADLINE"))
+    transport.phase_deadline = milliseconds_of(*s);
+  if (const auto s = positive_number(env, "BEVENV_RETRY_AFTER_MAX"))
+    transport.retry_after_cap = milliseconds_of(*s);
+  if (const auto mib = positive_number(env, "BEVENV_MAX_PAGE_MB"))
+    transport.max_page_size = static_cast<std::uint64_t>(*mib * 1048576.0);
+  if (const auto mib = positive_number(env, "BEVENV_MAX_METADATA_MB"))
+    transport.max_metadata_size = static_cast<std::uint64_t>(*mib * 1048576.0);
+  if (const auto rate = positive_number(env, "BEVENV_LOW_SPEED_LIMIT"))
+    transport.low_speed_limit = static_cast<std::uint32_t>(std::min(*rate, 1e9));
+}
+
 }  // namespace
 
 std::optional<std::string> process_environment(const std::string& name) {
@@ -135,6 +168,7 @@ void IndexSettings::apply_pip_configuration(const PipConfiguration& pip,
     transport.stall_timeout = ms;
   }
   if (pip.retries && *pip.retries >= 0) transport.retries = *pip.retries;
+  apply_bevenv_limits(transport, env);
 }
 
 Source classify_index(const std::string& url) {

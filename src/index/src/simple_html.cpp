@@ -135,21 +135,47 @@ std::map<std::string, std::string> parse_attributes(std::string_view attributes)
   return out;
 }
 
-// `sha256=<hex>` from a fragment or a metadata attribute; empty for other algorithms.
-std::string sha256_of(std::string_view text) {
+// `sha256=<hex>` from a fragment or a metadata attribute: empty when there is none (another
+// algorithm, or none at all). A sha256 that is not 64 hex digits is an error, never "no hash":
+// the file would then be taken unchecked.
+core::Expected<std::string, std::string> sha256_of(std::string_view text, std::string_view field,
+                                                   std::string_view filename) {
   const std::string_view key = "sha256=";
   const auto pos = text.find(key);
-  if (pos == std::string_view::npos) return {};
+  if (pos == std::string_view::npos) return std::string();
+  std::string_view value = text.substr(pos + key.size());
+  value = value.substr(0, value.find('&'));
   std::string hex;
-  for (char c : text.substr(pos + key.size())) {
+  for (char c : value) {
     const char l = ascii_lower(c);
-    if ((l >= '0' && l <= '9') || (l >= 'a' && l <= 'f')) {
-      hex += l;
-    } else {
-      break;
+    if (!((l >= '0' && l <= '9') || (l >= 'a' && l <= 'f'))) {
+      return core::unexpected("`" + std::string(filename) + "`: the sha256 in `" +
+                              std::string(field) + "` is not hexadecimal");
     }
+    hex += l;
   }
-  return hex.size() == 64 ? hex : std::string();
+  if (hex.size() != 64) {
+    return core::unexpected("`" + std::string(filename) + "`: the sha256 in `" +
+                            std::string(field) + "` has " + std::to_string(hex.size()) +
+                            " hex digits, not 64");
+  }
+  return hex;
+}
+
+// The PEP 658/714 attributes of a link: whether a metadata file is published, and its hash.
+// An error text for a hash that is not one.
+std::optional<std::string> read_metadata_attributes(
+    const std::map<std::string, std::string>& attributes, Artifact& artifact) {
+  for (const char* key : {"data-core-metadata", "data-dist-info-metadata"}) {
+    const auto meta = attributes.find(key);
+    if (meta == attributes.end() || meta->second == "false") continue;
+    artifact.has_metadata_file = true;
+    auto hash = sha256_of(meta->second, key, artifact.filename);
+    if (!hash) return hash.error();
+    artifact.metadata_sha256 = std::move(hash).value();
+    break;
+  }
+  return std::nullopt;
 }
 
 }  // namespace
@@ -176,8 +202,9 @@ std::optional<Artifact> artifact_from_filename(std::string_view filename, std::s
   return std::nullopt;
 }
 
-std::vector<Artifact> parse_simple_html(std::string_view html, std::string_view page_url,
-                                        std::string_view project) {
+core::Expected<std::vector<Artifact>, std::string> parse_simple_html(std::string_view html,
+                                                                     std::string_view page_url,
+                                                                     std::string_view project) {
   std::vector<Artifact> out;
   // A `<base href>` changes what relative links resolve against (PEP 503 allows it).
   std::string base(page_url);
@@ -196,10 +223,12 @@ std::vector<Artifact> parse_simple_html(std::string_view html, std::string_view 
     const auto href = attributes.find("href");
     if (href == attributes.end() || href->second.empty()) continue;
     if (tag_name == "base") {
-      base = resolve_url(page_url, href->second);
+      const std::string resolved = resolve_url(page_url, href->second);
+      if (is_allowed_link(page_url, resolved)) base = resolved;
       continue;
     }
     const std::string absolute = resolve_url(base, href->second);
+    if (!is_allowed_link(page_url, absolute)) continue;
     const auto hash_at = absolute.find('#');
     const std::string url = absolute.substr(0, hash_at);
     const std::string fragment = hash_at == std::string::npos ? "" : absolute.substr(hash_at + 1);
@@ -208,17 +237,14 @@ std::vector<Artifact> parse_simple_html(std::string_view html, std::string_view 
     const std::string filename = percent_decode(path.substr(path.rfind('/') + 1));
     auto artifact = artifact_from_filename(filename, url, project);
     if (!artifact) continue;
-    artifact->sha256 = sha256_of(fragment);
+    auto hash = sha256_of(fragment, "#sha256=", artifact->filename);
+    if (!hash) return core::unexpected(hash.error());
+    artifact->sha256 = std::move(hash).value();
     if (const auto rp = attributes.find("data-requires-python"); rp != attributes.end()) {
       if (auto spec = core::SpecifierSet::parse(rp->second)) artifact->requires_python = *spec;
     }
-    for (const char* key : {"data-core-metadata", "data-dist-info-metadata"}) {
-      const auto meta = attributes.find(key);
-      if (meta == attributes.end() || meta->second == "false") continue;
-      artifact->has_metadata_file = true;
-      artifact->metadata_sha256 = sha256_of(meta->second);
-      break;
-    }
+    if (auto error = read_metadata_attributes(attributes, *artifact))
+      return core::unexpected(*error);
     artifact->yanked = attributes.count("data-yanked") > 0;
     out.push_back(std::move(*artifact));
   }

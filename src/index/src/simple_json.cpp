@@ -13,15 +13,25 @@ std::string string_field(const json& object, const char* key) {
   return it != object.end() && it->is_string() ? it->get<std::string>() : std::string();
 }
 
-std::string sha256_from_hashes(const json& hashes) {
-  if (!hashes.is_object()) return {};
+// `hashes.sha256` (or another object's `sha256`): empty when absent. One that is not 64 hex
+// digits is an error naming the file and the field, never "no hash".
+core::Expected<std::string, std::string> sha256_from_hashes(const json& hashes,
+                                                            const std::string& field,
+                                                            const std::string& filename) {
+  if (!hashes.is_object()) return std::string();
   const auto it = hashes.find("sha256");
-  if (it == hashes.end() || !it->is_string()) return {};
+  if (it == hashes.end()) return std::string();
+  const auto wrong = [&](const std::string& what) {
+    return core::unexpected("`" + filename + "`: `" + field + ".sha256` " + what);
+  };
+  if (!it->is_string()) return wrong("is not a string");
   std::string hex = it->get<std::string>();
   for (char& c : hex) {
     if (c >= 'A' && c <= 'F') c = static_cast<char>(c - 'A' + 'a');
+    if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))) return wrong("is not hexadecimal");
   }
-  return hex.size() == 64 ? hex : std::string();
+  if (hex.size() != 64) return wrong("has " + std::to_string(hex.size()) + " hex digits, not 64");
+  return hex;
 }
 
 }  // namespace
@@ -41,11 +51,15 @@ core::Expected<std::vector<Artifact>, std::string> parse_simple_json(std::string
     const std::string href = string_field(file, "url");
     if (filename.empty() || href.empty()) continue;
     const std::string absolute = resolve_url(page_url, href);
+    if (!is_allowed_link(page_url, absolute)) continue;
     auto artifact =
         artifact_from_filename(filename, absolute.substr(0, absolute.find('#')), project);
     if (!artifact) continue;
-    if (const auto h = file.find("hashes"); h != file.end())
-      artifact->sha256 = sha256_from_hashes(*h);
+    if (const auto h = file.find("hashes"); h != file.end()) {
+      auto hash = sha256_from_hashes(*h, "hashes", filename);
+      if (!hash) return core::unexpected(hash.error());
+      artifact->sha256 = std::move(hash).value();
+    }
     if (const auto size = file.find("size"); size != file.end() && size->is_number_unsigned()) {
       artifact->size = size->get<std::uint64_t>();
     }
@@ -61,7 +75,9 @@ core::Expected<std::vector<Artifact>, std::string> parse_simple_json(std::string
         artifact->has_metadata_file = meta->get<bool>();
       } else if (meta->is_object()) {
         artifact->has_metadata_file = true;
-        artifact->metadata_sha256 = sha256_from_hashes(*meta);
+        auto hash = sha256_from_hashes(*meta, key, filename);
+        if (!hash) return core::unexpected(hash.error());
+        artifact->metadata_sha256 = std::move(hash).value();
       }
       break;
     }

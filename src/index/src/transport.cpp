@@ -19,23 +19,6 @@ namespace {
 namespace fs = std::filesystem;
 using Clock = std::chrono::steady_clock;
 
-std::string lower(std::string_view text) {
-  std::string out(text);
-  for (char& c : out) {
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-  }
-  return out;
-}
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() &&
-         (s.back() == ' ' || s.back() == '\t' || s.back() == '\r' || s.back() == '\n')) {
-    s.remove_suffix(1);
-  }
-  return s;
-}
-
 struct CurlGlobal {
   CurlGlobal() { curl_global_init(CURL_GLOBAL_DEFAULT); }
 };
@@ -62,8 +45,6 @@ bool retryable(CURLcode code) {
 
 std::string describe(CURLcode code) {
   switch (code) {
-    case CURLE_OPERATION_TIMEDOUT:
-      return "timed out (no data)";
     case CURLE_PARTIAL_FILE:
       return "the connection closed before the whole body arrived";
     case CURLE_GOT_NOTHING:
@@ -88,6 +69,25 @@ std::size_t on_body(char* data, std::size_t size, std::size_t count, void* user)
     job->hasher.update(data, n);
     return std::fwrite(data, 1, n, job->out) == n ? n : 0;
   }
+  if (job->kind == JobKind::range && job->status == 200) {
+    job->stopped = true;  // the whole file is coming: abandon it, the caller downloads
+    return 0;
+  }
+  if (job->kind == JobKind::stream && job->status == 200) {
+    if (job->sink(std::string_view(data, n), job->attempts)) return n;
+    job->stopped = true;
+    return 0;
+  }
+  // Pages live in memory: one past its limit is refused before it grows any further.
+  if (job->body.size() + n > job->max_body) {
+    job->too_large = true;
+    return 0;
+  }
+  // Growth stops at the limit: a page near it must not cost twice the limit in memory.
+  if (job->body.size() + n > job->body.capacity()) {
+    job->body.reserve(static_cast<std::size_t>(std::min<std::uint64_t>(
+        job->max_body, std::max<std::uint64_t>(job->body.size() + n, 2 * job->body.capacity()))));
+  }
   job->body.append(data, n);
   return n;
 }
@@ -95,37 +95,111 @@ std::size_t on_body(char* data, std::size_t size, std::size_t count, void* user)
 std::size_t on_header(char* data, std::size_t size, std::size_t count, void* user) {
   auto* job = static_cast<Transport::Job*>(user);
   const std::size_t n = size * count;
-  const std::string_view line(data, n);
-  if (line.starts_with("HTTP/")) {
-    // A new response (after a redirect or `100 Continue`): forget the previous one's headers.
-    const auto space = line.find(' ');
-    job->status = space == std::string_view::npos
-                      ? 0
-                      : std::atol(std::string(line.substr(space + 1, 3)).c_str());
-    job->etag.clear();
-    job->last_modified.clear();
-    job->content_type.clear();
-    job->max_age = 0;
-    job->content_length.reset();
-    return n;
-  }
-  const auto colon = line.find(':');
-  if (colon == std::string_view::npos) return n;
-  const std::string key = lower(trim(line.substr(0, colon)));
-  const std::string value(trim(line.substr(colon + 1)));
-  if (key == "etag") job->etag = value;
-  if (key == "last-modified") job->last_modified = value;
-  if (key == "content-type") job->content_type = value;
-  if (key == "content-length") job->content_length = std::strtoull(value.c_str(), nullptr, 10);
-  if (key == "cache-control") {
-    const std::string l = lower(value);
-    const auto at = l.find("max-age=");
-    if (l.find("no-cache") == std::string::npos && l.find("no-store") == std::string::npos &&
-        at != std::string::npos) {
-      job->max_age = std::atoll(l.c_str() + at + 8);
-    }
+  apply_header_line(*job, std::string_view(data, n), cache::now_seconds());
+  // A page announced larger than its limit is refused before its body starts.
+  if (job->kind == JobKind::page && job->status == 200 && job->content_length &&
+      *job->content_length > job->max_body) {
+    job->too_large = true;
+    return 0;
   }
   return n;
+}
+
+// "60 s", "1.5 s", "0.25 s": durations in messages.
+std::string seconds_text(std::chrono::milliseconds ms) {
+  if (ms.count() % 1000 == 0 || ms.count() >= 10000)
+    return std::to_string((ms.count() + 500) / 1000) + " s";
+  char text[32];
+  std::snprintf(text, sizeof text, "%.2g s", static_cast<double>(ms.count()) / 1000.0);
+  return text;
+}
+
+// The deadlines that bound one batch of transfers: each transfer's own (retries and waits
+// included), never later than the end of the batch's phase.
+struct Deadlines {
+  const TransportSettings& settings;
+  Clock::time_point phase_end;
+  std::string_view phase;
+
+  std::chrono::milliseconds per_transfer(const Transport::Job& job) const {
+    return job.kind == JobKind::file ? settings.download_deadline : settings.page_deadline;
+  }
+  Clock::time_point of(const Transport::Job& job, Clock::time_point start) const {
+    return std::min(start + per_transfer(job), phase_end);
+  }
+  bool phase_bound(const Transport::Job& job) const { return *job.deadline == phase_end; }
+  std::string name(const Transport::Job& job) const {
+    if (phase_bound(job)) {
+      return "the " + seconds_text(settings.phase_deadline) + " deadline of the `" +
+             std::string(phase) + "` phase";
+    }
+    return "the " + seconds_text(per_transfer(job)) +
+           (job.kind == JobKind::file ? " deadline per download" : " deadline per request");
+  }
+  std::string hint(const Transport::Job& job) const {
+    const char* variable = phase_bound(job)            ? "BEVENV_PHASE_DEADLINE"
+                           : job.kind == JobKind::file ? "BEVENV_DOWNLOAD_DEADLINE"
+                                                       : "BEVENV_INDEX_DEADLINE";
+    return "the server is slow or stalls; `" + std::string(variable) + "` (seconds) allows longer";
+  }
+  std::string passed(const Transport::Job& job) const {
+    return "timed out: not done within " + name(job) + "\nhint: " + hint(job);
+  }
+};
+
+// How an attempt ended: nothing wrong (empty failure), a failure worth retrying, or a final one.
+struct Outcome {
+  std::string failure;
+  bool again = false;
+  std::string hint;
+};
+
+Outcome too_large(const Transport::Job& job) {
+  const std::uint64_t mib = job.max_body >> 20;
+  const std::string limit =
+      mib > 0 ? std::to_string(mib) + " MiB" : std::to_string(job.max_body) + " bytes";
+  if (job.metadata_file) {
+    return {"the metadata file is larger than the " + limit + " limit", false,
+            "`BEVENV_MAX_METADATA_MB` raises the limit, for an index that really serves this"};
+  }
+  return {
+      "the page is larger than the " + limit + " limit", false,
+      "`BEVENV_MAX_PAGE_MB` raises the limit, for an index that really serves pages this large"};
+}
+
+// A timeout: the deadline, a connection that never came up, or a transfer below the speed limit.
+Outcome timed_out(const Transport::Job& job, CURL* easy, const TransportSettings& settings,
+                  const Deadlines& deadlines) {
+  if (*job.deadline - Clock::now() < std::chrono::milliseconds(100)) {
+    return {"timed out: not done within " + deadlines.name(job), false, deadlines.hint(job)};
+  }
+  curl_off_t connected = 0;
+  curl_easy_getinfo(easy, CURLINFO_CONNECT_TIME_T, &connected);
+  if (connected == 0) return {"timed out connecting", true, {}};
+  return {"timed out (under " + std::to_string(settings.low_speed_limit) + " bytes/s for " +
+              seconds_text(settings.stall_timeout) + ")",
+          true, "pip's `timeout` (seconds) sets how long a stall is waited for"};
+}
+
+Outcome judge(Transport::Job& job, CURL* easy, CURLcode code, const TransportSettings& settings,
+              const Deadlines& deadlines) {
+  if (job.too_large) return too_large(job);
+  if (code == CURLE_OPERATION_TIMEDOUT) return timed_out(job, easy, settings, deadlines);
+  // A transfer stopped on purpose (a range answered with the whole file, a stream that has what
+  // it needs) ends with a write error that is no failure.
+  if (code != CURLE_OK && !job.stopped) return {describe(code), retryable(code), {}};
+  if (job.status >= 500 || job.status == 429 || job.status == 408) {
+    return {"HTTP " + std::to_string(job.status), true, {}};
+  }
+  if (job.status >= 400) return {"HTTP " + std::to_string(job.status), false, {}};
+  if (job.kind != JobKind::file) return {};
+  if (job.content_length && *job.content_length != job.received) {
+    return {"the body was cut short", true, {}};
+  }
+  if (std::fflush(job.out) != 0 || std::ferror(job.out) != 0) {
+    return {"cannot write `" + job.temp.string() + "`", false, "is the disk full?"};
+  }
+  return {};
 }
 
 }  // namespace
@@ -137,6 +211,8 @@ Transport::Transport(TransportSettings settings, Reporter* reporter)
   curl_multi_setopt(static_cast<CURLM*>(multi_), CURLMOPT_MAX_HOST_CONNECTIONS,
                     static_cast<long>(settings_.max_parallel));
   curl_multi_setopt(static_cast<CURLM*>(multi_), CURLMOPT_PIPELINING, CURLPIPE_MULTIPLEX);
+  // What a killed bevenv left behind; the lock on each part file tells a live one's apart.
+  cache::remove_stale_parts(settings_.cache_dir);
 }
 
 Transport::~Transport() {
@@ -156,7 +232,8 @@ void Transport::prepare(Job& job) {
   job.easy = easy;
   job.body.clear();
   job.received = 0;
-  job.status = 0;
+  job.too_large = false;
+  static_cast<ResponseHeaders&>(job) = ResponseHeaders{};  // nothing left from an earlier attempt
   job.hasher = core::Sha256();
   curl_easy_setopt(easy, CURLOPT_URL, job.url.c_str());
   curl_easy_setopt(easy, CURLOPT_PRIVATE, &job);
@@ -168,8 +245,14 @@ void Transport::prepare(Job& job) {
   curl_easy_setopt(easy, CURLOPT_CONNECTTIMEOUT_MS,
                    static_cast<long>(settings_.connect_timeout.count()));
   const long stall_s = std::max<long>(1, static_cast<long>(settings_.stall_timeout.count() / 1000));
-  curl_easy_setopt(easy, CURLOPT_LOW_SPEED_LIMIT, 1L);
+  curl_easy_setopt(easy, CURLOPT_LOW_SPEED_LIMIT,
+                   static_cast<long>(std::max<std::uint32_t>(1, settings_.low_speed_limit)));
   curl_easy_setopt(easy, CURLOPT_LOW_SPEED_TIME, stall_s);
+  // No attempt outlives the transfer's deadline, whatever the server does.
+  const auto left =
+      std::chrono::duration_cast<std::chrono::milliseconds>(*job.deadline - Clock::now());
+  curl_easy_setopt(easy, CURLOPT_TIMEOUT_MS,
+                   static_cast<long>(std::max<std::int64_t>(1, left.count())));
   if (!settings_.proxy.empty()) curl_easy_setopt(easy, CURLOPT_PROXY, settings_.proxy.c_str());
   if (!settings_.ca_bundle.empty())
     curl_easy_setopt(easy, CURLOPT_CAINFO, settings_.ca_bundle.c_str());
@@ -193,12 +276,12 @@ void Transport::prepare(Job& job) {
   }
   if (job.headers != nullptr) curl_easy_setopt(easy, CURLOPT_HTTPHEADER, job.headers);
   if (job.kind == JobKind::head) curl_easy_setopt(easy, CURLOPT_NOBODY, 1L);
+  if (job.kind == JobKind::range) prepare_range(easy, job);
   if (job.kind == JobKind::file) {
-    const fs::path dir = cache::temp_dir(settings_.cache_dir);
-    std::error_code ignored;
-    fs::create_directories(dir, ignored);
-    job.temp = dir / (std::to_string(getpid()) + "-" + std::to_string(++temp_counter_) + ".part");
-    job.out = std::fopen(job.temp.c_str(), "wb");
+    job.drop_part();  // an earlier attempt's bytes
+    job.out = cache::open_part(settings_.cache_dir,
+                               std::to_string(getpid()) + "-" + std::to_string(++temp_counter_),
+                               job.temp);
   }
 }
 
@@ -209,6 +292,7 @@ void Transport::run(std::vector<Job*>& jobs, std::string_view what) {
   std::size_t active = 0;
   std::size_t done = 0;
   std::uint64_t bytes = 0;
+  const Deadlines deadlines{settings_, Clock::now() + settings_.phase_deadline, what};
   reporter_->start(what, jobs.size());
 
   auto finish = [&](Job& job, std::string error) {
@@ -216,6 +300,7 @@ void Transport::run(std::vector<Job*>& jobs, std::string_view what) {
     job.error = std::move(error);
     ++done;
     bytes += job.received;
+    bytes_received_ += job.received;
     reporter_->advance(done, bytes);
   };
 
@@ -228,10 +313,15 @@ void Transport::run(std::vector<Job*>& jobs, std::string_view what) {
         waiting.push_back(job);
         continue;
       }
+      if (!job->deadline) job->deadline = deadlines.of(*job, now);
+      if (now >= *job->deadline) {  // queued behind others until its phase ran out
+        finish(*job, deadlines.passed(*job));
+        continue;
+      }
       prepare(*job);
       if (job->kind == JobKind::file && job->out == nullptr) {
-        finish(*job,
-               "cannot write to the cache directory `" + job->temp.parent_path().string() + "`");
+        finish(*job, "cannot write to the cache directory `" +
+                         cache::temp_dir(settings_.cache_dir).string() + "`");
         continue;
       }
       curl_multi_add_handle(multi, job->easy);
@@ -251,45 +341,32 @@ void Transport::run(std::vector<Job*>& jobs, std::string_view what) {
       idle_handles_.push_back(easy);
       job->easy = nullptr;
       --active;
-      if (job->out != nullptr) {
-        std::fclose(job->out);
-        job->out = nullptr;
-      }
-      std::string failure;
-      bool again = false;
-      if (code != CURLE_OK) {
-        failure = describe(code);
-        again = retryable(code);
-      } else if (job->status >= 500 || job->status == 429 || job->status == 408) {
-        failure = "HTTP " + std::to_string(job->status);
-        again = true;
-      } else if (job->status >= 400) {
-        failure = "HTTP " + std::to_string(job->status);
-      } else if (job->kind == JobKind::file && job->content_length &&
-                 *job->content_length != job->received) {
-        failure = "the body was cut short";
-        again = true;
-      }
-      if (failure.empty()) {
-        finish(*job, {});
+      Outcome outcome = judge(*job, easy, code, settings_, deadlines);
+      if (outcome.failure.empty()) {
+        finish(*job, job->kind == JobKind::file ? store_download(*job, settings_.cache_dir) : "");
         continue;
       }
-      if (!job->temp.empty()) {
-        std::error_code ignored;
-        fs::remove(job->temp, ignored);
-      }
-      if (again && job->attempts < settings_.retries) {
-        const auto delay = settings_.backoff * (1 << job->attempts);
-        ++job->attempts;
-        job->not_before = Clock::now() + delay;
-        reporter_->note("retrying `" + job->url + "` (" + failure + "), attempt " +
-                        std::to_string(job->attempts + 1) + " of " +
-                        std::to_string(settings_.retries + 1));
-        waiting.push_back(job);
-        continue;
+      job->drop_part();
+      std::string late;  // a retry that the deadline does not leave time for
+      if (outcome.again && job->attempts < settings_.retries) {
+        const auto delay = retry_delay(settings_.backoff, job->attempts, job->retry_after,
+                                       settings_.retry_after_cap);
+        if (Clock::now() + delay < *job->deadline) {
+          ++job->attempts;
+          job->not_before = Clock::now() + delay;
+          reporter_->note("retrying `" + job->url + "` (" + outcome.failure + "), attempt " +
+                          std::to_string(job->attempts + 1) + " of " +
+                          std::to_string(settings_.retries + 1));
+          waiting.push_back(job);
+          continue;
+        }
+        late = "; a retry in " + seconds_text(delay) + " would pass " + deadlines.name(*job);
+        outcome.hint = deadlines.hint(*job);
       }
       const int tries = job->attempts + 1;
-      finish(*job, failure + (tries > 1 ? " after " + std::to_string(tries) + " attempts" : ""));
+      finish(*job, outcome.failure +
+                       (tries > 1 ? " after " + std::to_string(tries) + " attempts" : "") + late +
+                       (outcome.hint.empty() ? "" : "\nhint: " + outcome.hint));
     }
     if (done >= jobs.size()) break;
     if (active > 0) {

@@ -5,18 +5,21 @@
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <string>
 
 #include "bevenv/core/sha256.hpp"
 #include "bevenv/index/transport.hpp"
 #include "cache.hpp"
+#include "http_headers.hpp"
 
 namespace bevenv::index {
 
-enum class JobKind { page, file, head };
+enum class JobKind { page, file, head, range, stream };
 
-struct Transport::Job {
+// The response's headers are the Job's own fields (status, etag...), reset by each status line.
+struct Transport::Job : ResponseHeaders {
   JobKind kind = JobKind::page;
   std::string url;
   std::string accept;
@@ -24,32 +27,58 @@ struct Transport::Job {
   std::string expected_sha256;              // files
   std::string filename;
   std::filesystem::path temp;
-  std::FILE* out = nullptr;
+  std::FILE* out = nullptr;  // holds an flock on `temp` while it is written
   core::Sha256 hasher;
   std::uint64_t received = 0;
-  long status = 0;
   std::string body;
-  std::string etag, last_modified, content_type;
-  std::int64_t max_age = 0;
-  std::optional<std::uint64_t> content_length;
+  std::uint64_t max_body = 0;  // pages: the most bytes kept in memory
+  bool metadata_file = false;  // pages: a PEP 658 file (its own size limit)
+  bool too_large = false;      // the body passed `max_body`: refused, not retried
   int attempts = 0;
   std::chrono::steady_clock::time_point not_before{};
+  // Set when the first attempt starts: no attempt, retry or wait goes past it.
+  std::optional<std::chrono::steady_clock::time_point> deadline;
   CURL* easy = nullptr;
   curl_slist* headers = nullptr;
   bool finished = false;
   std::string error;  // empty when it succeeded
+  // Files, once finished: the bytes' sha256, and where they were stored when it matched.
+  std::string actual_sha256;
+  std::filesystem::path stored;
+  // Ranges and streams (transport_range.cpp): the Range header's value (the Content-Range
+  // answered is in ResponseHeaders), a stream's sink, and whether the transfer was stopped on
+  // purpose (a range answered with the whole file, or a sink that has what it needs).
+  std::string range;
+  std::function<bool(std::string_view, int)> sink;
+  bool stopped = false;
 
   Job() = default;
   Job(const Job&) = delete;
   Job& operator=(const Job&) = delete;
   ~Job() {
     if (headers != nullptr) curl_slist_free_all(headers);
-    if (out != nullptr) std::fclose(out);
+    drop_part();
+  }
+
+  // Removes the partial file of an attempt, then lets go of its lock: in this order, no other
+  // process ever sees it unlocked and takes it for a dead one's.
+  void drop_part() {
     if (!temp.empty()) {
       std::error_code ignored;
       std::filesystem::remove(temp, ignored);
+      temp.clear();
     }
+    if (out != nullptr) std::fclose(out);
+    out = nullptr;
   }
 };
+
+// A finished download: hashed, and renamed into the cache while its lock is held when the hash
+// matches (or none was published). An error text for a file that could not be stored; a
+// mismatch leaves `stored` empty for the caller to report.
+std::string store_download(Transport::Job& job, const std::filesystem::path& cache_dir);
+// Range jobs: sets CURLOPT_RANGE and asks for the bytes as stored (a compressed encoding
+// would make the offsets meaningless).
+void prepare_range(CURL* easy, Transport::Job& job);
 
 }  // namespace bevenv::index

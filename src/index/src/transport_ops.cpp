@@ -17,6 +17,34 @@ std::string offline_miss(const std::string& url) {
 
 }  // namespace
 
+std::string store_download(Transport::Job& job, const fs::path& cache_dir) {
+  job.actual_sha256 = job.hasher.hex_digest();
+  if (!job.expected_sha256.empty() && job.actual_sha256 != job.expected_sha256) {
+    job.drop_part();
+    return {};  // download() names both hashes
+  }
+  const fs::path final_path = cache::file_path(cache_dir, job.actual_sha256, job.filename);
+  std::error_code ec;
+  fs::create_directories(final_path.parent_path(), ec);
+  fs::rename(job.temp, final_path, ec);
+  if (ec) {
+    job.drop_part();
+    return "cannot store `" + job.filename + "` in the cache at `" + final_path.string() +
+           "`: " + ec.message();
+  }
+  job.temp.clear();
+  job.drop_part();  // closes the file and lets go of its lock
+  job.stored = final_path;
+  return {};
+}
+
+std::pair<std::string, std::string> split_hint(const std::string& error) {
+  const std::string marker = "\nhint: ";
+  const auto at = error.rfind(marker);
+  if (at == std::string::npos) return {error, {}};
+  return {error.substr(0, at), error.substr(at + marker.size())};
+}
+
 std::vector<core::Expected<Page, std::string>> Transport::get(
     const std::vector<PageRequest>& requests, std::string_view what) {
   std::vector<core::Expected<Page, std::string>> out(requests.size(),
@@ -40,6 +68,8 @@ std::vector<core::Expected<Page, std::string>> Transport::get(
     job->kind = JobKind::page;
     job->url = requests[i].url;
     job->accept = requests[i].accept;
+    job->metadata_file = requests[i].metadata_file;
+    job->max_body = job->metadata_file ? settings_.max_metadata_size : settings_.max_page_size;
     job->cached = std::move(cached);
     to_run.push_back(job.get());
     jobs[i] = std::move(job);
@@ -119,23 +149,12 @@ std::vector<core::Expected<DownloadedFile, std::string>> Transport::download(
       out[i] = core::unexpected("`" + job->url + "`: " + job->error);
       continue;
     }
-    const std::string actual = job->hasher.hex_digest();
-    if (!job->expected_sha256.empty() && actual != job->expected_sha256) {
+    if (job->stored.empty()) {
       out[i] = core::unexpected("sha256 mismatch for `" + job->url + "`: expected " +
-                                job->expected_sha256 + ", got " + actual);
-      continue;  // the Job's destructor removes the temporary file
-    }
-    const fs::path final_path = cache::file_path(settings_.cache_dir, actual, job->filename);
-    std::error_code ec;
-    fs::create_directories(final_path.parent_path(), ec);
-    fs::rename(job->temp, final_path, ec);
-    if (ec) {
-      out[i] = core::unexpected("cannot store `" + job->filename + "` in the cache at `" +
-                                final_path.string() + "`: " + ec.message());
+                                job->expected_sha256 + ", got " + job->actual_sha256);
       continue;
     }
-    job->temp.clear();
-    DownloadedFile file{final_path, actual, job->received};
+    DownloadedFile file{job->stored, job->actual_sha256, job->received};
     if (job->expected_sha256.empty()) cache::remember_file_url(settings_.cache_dir, job->url, file);
     out[i] = std::move(file);
   }

@@ -1,6 +1,7 @@
 #include <string>
 #include <vector>
 
+#include "bevenv/core/outside_text.hpp"
 #include "bevenv/index/project.hpp"
 
 namespace bevenv::index {
@@ -63,6 +64,11 @@ std::string resolve_url(std::string_view base, std::string_view href) {
       remove_dot_segments(std::string(directory) + std::string(href.substr(0, cut)));
   return std::string(authority) + path +
          (cut == std::string_view::npos ? std::string() : std::string(href.substr(cut)));
+}
+
+bool is_allowed_link(std::string_view page_url, std::string_view link) {
+  if (!core::is_url_text(link)) return false;
+  return !core::is_remote_url(page_url) || core::is_remote_url(link);
 }
 
 }  // namespace bevenv::index

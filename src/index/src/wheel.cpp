@@ -4,6 +4,7 @@
 #include <unordered_map>
 
 #include "bevenv/core/name.hpp"
+#include "bevenv/core/outside_text.hpp"
 
 namespace bevenv::index {
 namespace {
@@ -30,6 +31,14 @@ std::string lower(std::string_view text) {
     if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
   }
   return out;
+}
+
+// PEP 425 tags and PEP 427 build tags: letters, digits and `_` (a build tag may hold `.`).
+bool is_tag_text(std::string_view text, bool dots) {
+  return !text.empty() && std::all_of(text.begin(), text.end(), [&](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+           (dots && c == '.');
+  });
 }
 
 std::uint64_t minor_of(const core::Version& v) {
@@ -59,7 +68,8 @@ std::vector<std::string> linux_platforms(const TargetTags& target) {
 }  // namespace
 
 std::optional<WheelName> parse_wheel_filename(std::string_view filename) {
-  if (!ends_with(filename, ".whl")) return std::nullopt;
+  // The whole name first: a served name is later a path component and a shell word.
+  if (!ends_with(filename, ".whl") || !core::is_artifact_filename(filename)) return std::nullopt;
   const auto parts = split(filename.substr(0, filename.size() - 4), '-');
   if (parts.size() != 5 && parts.size() != 6) return std::nullopt;
   WheelName wheel;
@@ -70,13 +80,16 @@ std::optional<WheelName> parse_wheel_filename(std::string_view filename) {
   wheel.version = std::move(version).value();
   if (parts.size() == 6) {
     wheel.build = parts[2];
-    if (wheel.build.empty() || wheel.build[0] < '0' || wheel.build[0] > '9') return std::nullopt;
+    if (!is_tag_text(wheel.build, true) || wheel.build[0] < '0' || wheel.build[0] > '9')
+      return std::nullopt;
   }
   const std::size_t t = parts.size() - 3;
   for (const auto& python : split(parts[t], '.')) {
     for (const auto& abi : split(parts[t + 1], '.')) {
       for (const auto& platform : split(parts[t + 2], '.')) {
-        if (python.empty() || abi.empty() || platform.empty()) return std::nullopt;
+        if (!is_tag_text(python, false) || !is_tag_text(abi, false) ||
+            !is_tag_text(platform, false))
+          return std::nullopt;
         wheel.tags.push_back({lower(python), lower(abi), lower(platform)});
       }
     }
@@ -85,6 +98,7 @@ std::optional<WheelName> parse_wheel_filename(std::string_view filename) {
 }
 
 std::optional<SdistName> parse_sdist_filename(std::string_view filename, std::string_view project) {
+  if (!core::is_artifact_filename(filename)) return std::nullopt;
   std::string_view stem;
   for (const std::string_view ext : {".tar.gz", ".zip", ".tar.bz2", ".tgz"}) {
     if (ends_with(filename, ext)) stem = filename.substr(0, filename.size() - ext.size());

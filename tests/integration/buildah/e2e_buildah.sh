@@ -36,6 +36,21 @@ if [ ! -f "$wheels/.complete" ]; then
   python3 -m pip download -q --no-deps --no-binary :all: -d "$wheels" six==1.16.0
   touch "$wheels/.complete"
 fi
+# An sdist under a path full of shell syntax, built in the image from its `source` (data).
+python3 - "$wheels" <<'PY'
+import io, os, sys, tarfile
+directory = os.path.join(sys.argv[1], "x;true$IFS")
+os.makedirs(directory, exist_ok=True)
+files = {"tricky-1.0/PKG-INFO": "Metadata-Version: 2.1\nName: tricky\nVersion: 1.0\n",
+         "tricky-1.0/setup.py": "from setuptools import setup\nsetup(name='tricky', version='1.0', py_modules=['tricky'])\n",
+         "tricky-1.0/tricky.py": "VALUE = 'built from source'\n"}
+with tarfile.open(os.path.join(directory, "tricky-1.0.tar.gz"), "w:gz") as archive:
+    for path, text in sorted(files.items()):
+        data = text.encode()
+        info = tarfile.TarInfo(path)
+        info.size, info.mtime = len(data), 0
+        archive.addfile(info, io.BytesIO(data))
+PY
 
 port_file=$work/server.port
 rm -f "$port_file"

@@ -76,6 +76,19 @@ lockfiles::Lockfile smoke_lock() {
   six.env["SIX_BUILT_BY"] = "bevenv";
   six.commands = {"pip install --no-deps --no-build-isolation ."};
   lock.builds.push_back(six);
+  // An sdist whose URL holds `;` and `$IFS`, built from its `source`, never from a RUN line.
+  lockfiles::Package tricky = served("tricky", "1.0", "");
+  lockfiles::Artifact sdist;
+  sdist.filename = "tricky-1.0.tar.gz";
+  sdist.url = env("BEVENV_E2E_FIND_LINKS") + "x;true$IFS/tricky-1.0.tar.gz";
+  sdist.sha256 = file_sha256(fs::path(env("BEVENV_E2E_WHEELS")) / "x;true$IFS" / sdist.filename);
+  tricky.artifacts.push_back(sdist);
+  lock.packages.push_back(tricky);
+  lockfiles::BuildStep tricky_build;
+  tricky_build.name = "tricky-sdist";
+  tricky_build.package = "tricky";
+  tricky_build.source = sdist;
+  lock.builds.push_back(tricky_build);
   lockfiles::BuildStep project;
   project.name = "smoke-project";
   project.after = {"packaging", "six"};
@@ -156,6 +169,11 @@ TEST_CASE("buildah builds the smoke lock and the image holds the locked versions
   CHECK(run_in_image(
             "test -d /opt/bevenv/build/six && pip show six | grep -c '^Version: 1.16.0'") == "1\n");
   CHECK(run_in_image("cat /workspace/smoke/built.txt") == "1.16.0");
+  // tricky came from its URL through pip (which records it), hash-checked.
+  CHECK(run_in_image("python -c 'import tricky; print(tricky.VALUE)'") == "built from source\n");
+  CHECK(run_in_image("cat /opt/venv/lib/python3.11/site-packages/tricky-1.0.dist-info/"
+                     "direct_url.json")
+            .find("x;true$IFS/tricky-1.0.tar.gz") != std::string::npos);
   CHECK(run_in_image("printenv BEVENV_TRICKY") == "a \"b\" $HOME \\c 'd'\n");
   CHECK(run_in_image("id -u") == "1000\n");
 

@@ -168,8 +168,9 @@ def check_lock(lock, files, failures):
                 continue
             if dep is None or not r.specifier.contains(dep["version"], prereleases=True):
                 failures.append(f"{name} requires {text}: locked {dep and dep['version']}")
-    builds = [b for b in lock.get("build", []) if any("sdistonly-1.0.tar.gz" in c
-                                                       for c in b["commands"])]
+    builds = [b for b in lock.get("build", [])
+              if b.get("source", {}).get("filename") == "sdistonly-1.0.tar.gz"
+              and b["source"].get("sha256")]
     if len(builds) != 1:
         failures.append(f"sdistonly: want one build step installing its sdist, got {builds}")
 

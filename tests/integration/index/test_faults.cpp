@@ -4,40 +4,14 @@
 #include <filesystem>
 
 #include "bevenv/index/client.hpp"
+#include "fault_helpers.hpp"
 #include "servers.hpp"
 
 using namespace bevenv;
+using namespace bevenv::test;
 namespace fs = std::filesystem;
 
 namespace {
-
-const fs::path kWheels = BEVENV_INDEX_WHEELS;
-
-fs::path fresh_cache(const std::string& name) {
-  const fs::path dir = fs::temp_directory_path() / ("bevenv-faults-" + name);
-  fs::remove_all(dir);
-  return dir;
-}
-
-index::IndexSettings settings_for(const std::string& index_url, const fs::path& cache) {
-  index::IndexSettings s;
-  s.index_url = index_url;
-  s.transport.cache_dir = cache;
-  s.transport.stall_timeout = std::chrono::milliseconds(1000);
-  s.transport.connect_timeout = std::chrono::milliseconds(2000);
-  s.transport.retries = 2;
-  s.transport.backoff = std::chrono::milliseconds(20);
-  return s;
-}
-
-// Files left in the cache's temporary folder, and cached artifacts.
-std::size_t count_files(const fs::path& dir) {
-  std::size_t n = 0;
-  std::error_code ec;
-  if (!fs::exists(dir, ec)) return 0;
-  for (const auto& e : fs::recursive_directory_iterator(dir)) n += e.is_regular_file() ? 1u : 0u;
-  return n;
-}
 
 struct Outcome {
   bool listed = false;
@@ -85,7 +59,7 @@ TEST_CASE("transport faults end in a result or a clear error", "[index][faults]"
     const auto out = run(server, "ok", cache);
     CHECK(out.error.empty());
     CHECK(out.downloaded);
-    CHECK(count_files(cache / "files-v1") == 1);
+    CHECK(count_files(cache / "files-v2") == 1);
   }
   for (const std::string fault : {"drop-once", "500-once", "stall-once", "truncated-once"}) {
     SECTION("recovers from " + fault) {
@@ -94,7 +68,7 @@ TEST_CASE("transport faults end in a result or a clear error", "[index][faults]"
       INFO(out.error);
       CHECK(out.downloaded);
       CHECK(count_files(cache / "tmp") == 0);
-      CHECK(count_files(cache / "files-v1") == 1);
+      CHECK(count_files(cache / "files-v2") == 1);
     }
   }
   SECTION("HTTP 500 on every attempt") {
@@ -141,7 +115,7 @@ TEST_CASE("transport faults end in a result or a clear error", "[index][faults]"
               "expected 8abb2f1d86890a2dfb989f9a77cfcfd3e47c2a354b01111771326f8aa26e0254, got ") !=
           std::string::npos);
     CHECK(count_files(cache / "tmp") == 0);
-    CHECK(count_files(cache / "files-v1") == 0);
+    CHECK(count_files(cache / "files-v2") == 0);
   }
   SECTION("offline: a cache miss is an error, a hit needs no network") {
     const auto cache = fresh_cache("offline");

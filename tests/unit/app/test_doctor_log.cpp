@@ -1,6 +1,8 @@
 // bevenv doctor --log: known failures named with their line, cause and fix, on a real
 // traceback (F1 from Python's own multiprocessing) and on the exact symptom texts of the field
 // failures; matrix rules' `symptom` fields work without code changes.
+#include <sys/stat.h>
+
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <fstream>
@@ -179,6 +181,42 @@ TEST_CASE("doctor --log: the command's output and exit codes") {
   CHECK(out.json["matches"][0]["line"] == 2);
   options.log = dir / "missing.log";
   CHECK_THROWS_AS(doctor_log(options), core::Error);
+}
+
+// The message doctor --log refuses `path` with; it must be bad input naming the file.
+std::string log_refusal(const std::filesystem::path& path) {
+  DoctorLogOptions options;
+  options.log = path;
+  try {
+    (void)doctor_log(options);
+  } catch (const core::Error& error) {
+    CHECK(error.code() == core::ExitCode::bad_input);
+    CHECK_THAT(error.what(), Catch::Contains("`" + path.string() + "`"));
+    CHECK_FALSE(error.hint().empty());
+    return error.what();
+  }
+  FAIL("doctor --log read " + path.string());
+  return "";
+}
+
+TEST_CASE("doctor --log: FIFOs, devices and directories are refused without reading them") {
+  const auto dir = test::temp_dir("logkinds");
+  REQUIRE(::mkfifo((dir / "train.log").c_str(), 0600) == 0);
+  // Without a writer, reading the FIFO would wait forever; /dev/urandom would never end.
+  CHECK_THAT(log_refusal(dir / "train.log"), Catch::Contains("FIFO"));
+  CHECK_THAT(log_refusal("/dev/urandom"), Catch::Contains("character device"));
+  CHECK_THAT(log_refusal("/dev/zero"), Catch::Contains("character device"));
+  CHECK_THAT(log_refusal(dir), Catch::Contains("directory"));
+}
+
+TEST_CASE("doctor --log: a binary file is refused, with where the binary data starts") {
+  const auto dir = test::temp_dir("logbinary");
+  std::string bytes = "epoch 1 done\n";
+  for (int i = 0; i < 4096; ++i) bytes += static_cast<char>((i * 131 + 7) & 0xff);
+  std::ofstream(dir / "core.dump", std::ios::binary) << bytes;
+  const std::string message = log_refusal(dir / "core.dump");
+  const std::size_t nul = bytes.find('\0');
+  CHECK_THAT(message, Catch::Contains("binary data (at byte " + std::to_string(nul) + ")"));
 }
 
 }  // namespace

@@ -1,6 +1,8 @@
 // bevenv doctor's verdicts on recorded and edited probe reports: the driver floor for the
 // locked CUDA (matrix data preferred over the probe's table), missing architectures, GPU
 // memory (F8), /dev/shm (F12), known-bad rules and the JSON shape. No GPU needed.
+#include <sys/stat.h>
+
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <fstream>
@@ -221,6 +223,47 @@ TEST_CASE("doctor: the recorded H200 report judged end to end, as JSON") {
   CHECK(out.json.at("summary").at("problems").get<int>() >= 1);
   CHECK(out.lines.front().text.find("host gpu-host") != std::string::npos);
   CHECK_THAT(out.lines.back().text, Catch::Contains("problem"));
+}
+
+TEST_CASE("doctor --report: a P2P matrix with an empty row is judged, not a crash") {
+  const auto dir = test::temp_dir("p2prow");
+  auto report = test::h200_report();
+  report["driver"]["p2p"] = nlohmann::json::parse("[[null,true],[]]");
+  std::ofstream(dir / "report.json") << report.dump();
+  DoctorOptions options;
+  options.report = dir / "report.json";
+  const CommandOutput out = doctor(options);
+  bool warned = false;
+  for (const auto& check : out.json.at("checks")) {
+    if (check["id"] == "p2p") warned = check["severity"] == "warning";
+  }
+  CHECK(warned);
+}
+
+TEST_CASE("doctor --report: a wrongly typed field is bad input naming the file and the field") {
+  const auto dir = test::temp_dir("wrongtype");
+  auto report = test::h200_report();
+  report["driver"]["p2p"][0][0] = "yes";
+  std::ofstream(dir / "report.json") << report.dump();
+  DoctorOptions options;
+  options.report = dir / "report.json";
+  try {
+    (void)doctor(options);
+    FAIL("no error");
+  } catch (const core::Error& error) {
+    CHECK(error.code() == core::ExitCode::bad_input);
+    CHECK(std::string(error.what()) == "`" + options.report->string() +
+                                           "`: field `driver.p2p[0][0]`: expected a boolean or "
+                                           "null, found a string");
+    CHECK_THAT(error.hint(), Catch::Contains("bevenv-probe > report.json"));
+  }
+  report = test::h200_report();
+  report["schema"] = 2;
+  std::ofstream(dir / "report.json", std::ios::trunc) << report.dump();
+  CHECK_THROWS_WITH(doctor(options), Catch::Contains("field `schema`: version 2"));
+  std::filesystem::remove(dir / "report.json");
+  REQUIRE(::mkfifo((dir / "report.json").c_str(), 0600) == 0);
+  CHECK_THROWS_WITH(doctor(options), Catch::Contains("is a FIFO"));
 }
 
 TEST_CASE("doctor: --check names and the probes they need") {

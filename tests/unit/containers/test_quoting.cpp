@@ -93,3 +93,43 @@ TEST_CASE("ENV values are quoted for the Dockerfile", "[containers][quoting]") {
   const auto files = render_image_files(lock, ImageOptions{});
   CHECK(files.dockerfile.find(R"(BEVENV_TRICKY="a \"b\" \$HOME \\c")") != std::string::npos);
 }
+
+TEST_CASE("an sdist build keeps its URL out of every shell line", "[containers][quoting]") {
+  auto lock = test::smoke_lock();
+  const std::string url = "http://127.0.0.1:1/x;touch$IFS/tmp/pwned;/a$(id)b/it's-1.0.tar.gz?a=1&b";
+  lockfiles::Package p = test::wheel("evil", "1.0", "evil-1.0.tar.gz");
+  p.artifacts[0].url = url;
+  lock.packages.push_back(p);
+  lockfiles::BuildStep step;
+  step.name = "evil-sdist";
+  step.package = "evil";
+  step.source = p.artifacts[0];
+  lock.builds.push_back(step);
+
+  const auto files = render_image_files(lock, ImageOptions{});
+  CHECK(files.dockerfile.find("touch") == std::string::npos);
+  CHECK(files.dockerfile.find("COPY build-evil.txt /opt/bevenv/build-evil.txt") !=
+        std::string::npos);
+  CHECK(files.dockerfile.find("pip install --no-deps --no-build-isolation --require-hashes -r "
+                              "/opt/bevenv/build-evil.txt") != std::string::npos);
+  // One way in: the locked install leaves the package to its build.
+  CHECK(files.requirements.find("\nevil==") == std::string::npos);
+  CHECK(files.built_in_image == std::vector<std::string>{"evil"});
+  REQUIRE(files.build_requirements.size() == 1);
+  CHECK(files.build_requirements[0].first == "build-evil.txt");
+  CHECK(files.build_requirements[0].second.find(
+            "\n" + url + " \\\n    --hash=sha256:" + *p.artifacts[0].sha256) != std::string::npos);
+
+  // URLs RFC 3986 forbids never get this far.
+  for (const std::string bad : {"http://h/a b.tar.gz", "http://h/`id`.tar.gz", "http://h/${IFS}"}) {
+    auto edited = lock;
+    edited.builds[0].source->url = bad;
+    require_rejected(edited, "build[0].source.url");
+  }
+  auto local = lock;
+  local.builds[0].source->url = "file:///etc/evil-1.0.tar.gz";
+  require_rejected(local, "build[0].source.url");
+  auto commands = lock;
+  commands.builds[0].commands = {"echo hi"};
+  require_rejected(commands, "build[0].commands");
+}

@@ -73,3 +73,37 @@ TEST_CASE("pip configuration: files, then PIP_* variables", "[index][settings]")
   CHECK(settings.sources().size() == 1);
   std::filesystem::remove_all(dir);
 }
+
+TEST_CASE("bevenv's own bounds come from BEVENV_* variables", "[index][settings]") {
+  std::map<std::string, std::string> vars = {
+      {"PIP_CONFIG_FILE", "/dev/null"},   {"BEVENV_INDEX_DEADLINE", "2.5"},
+      {"BEVENV_DOWNLOAD_DEADLINE", "90"}, {"BEVENV_PHASE_DEADLINE", "600"},
+      {"BEVENV_RETRY_AFTER_MAX", "5"},    {"BEVENV_MAX_PAGE_MB", "1"},
+      {"BEVENV_MAX_METADATA_MB", "0.5"},  {"BEVENV_LOW_SPEED_LIMIT", "100"}};
+  const index::EnvironmentLookup env = [&](const std::string& name) -> std::optional<std::string> {
+    const auto it = vars.find(name);
+    if (it == vars.end()) return std::nullopt;
+    return it->second;
+  };
+  index::IndexSettings settings;
+  settings.apply_pip_configuration(index::read_pip_configuration(env), env);
+  CHECK(settings.transport.page_deadline == std::chrono::milliseconds(2500));
+  CHECK(settings.transport.download_deadline == std::chrono::seconds(90));
+  CHECK(settings.transport.phase_deadline == std::chrono::seconds(600));
+  CHECK(settings.transport.retry_after_cap == std::chrono::seconds(5));
+  CHECK(settings.transport.max_page_size == 1048576u);
+  CHECK(settings.transport.max_metadata_size == 524288u);
+  CHECK(settings.transport.low_speed_limit == 100u);
+
+  // Values that are not positive numbers leave the defaults.
+  const index::TransportSettings defaults;
+  vars = {{"PIP_CONFIG_FILE", "/dev/null"},
+          {"BEVENV_INDEX_DEADLINE", "-1"},
+          {"BEVENV_MAX_PAGE_MB", "lots"},
+          {"BEVENV_PHASE_DEADLINE", "nan"}};
+  index::IndexSettings other;
+  other.apply_pip_configuration(index::read_pip_configuration(env), env);
+  CHECK(other.transport.page_deadline == defaults.page_deadline);
+  CHECK(other.transport.max_page_size == defaults.max_page_size);
+  CHECK(other.transport.phase_deadline == defaults.phase_deadline);
+}

@@ -14,7 +14,9 @@ TEST_CASE("PEP 503 pages give files, hashes, requires-python and PEP 658 metadat
 <A HREF="/other/otherpkg-1.0-py3-none-any.whl">otherpkg</A>
 <a href="notes.txt">notes</a>
 </body></html>)";
-  const auto files = index::parse_simple_html(html, "https://idx.example/simple/yapf/", "yapf");
+  const auto parsed = index::parse_simple_html(html, "https://idx.example/simple/yapf/", "yapf");
+  REQUIRE(parsed);
+  const auto& files = *parsed;
   REQUIRE(files.size() == 2);
   CHECK(files[0].url == "https://idx.example/packages/ab/yapf-0.40.1-py3-none-any.whl");
   CHECK(files[0].sha256 == "b8bfc1f280949153e795181768ca14ef43d7312629a06c43e7abd279323af313");
@@ -27,8 +29,9 @@ TEST_CASE("PEP 503 pages give files, hashes, requires-python and PEP 658 metadat
 
   // A find-links page lists every project; with no project name all of them come back.
   const auto all = index::parse_simple_html(html, "https://idx.example/simple/yapf/");
-  REQUIRE(all.size() == 3);
-  CHECK(all[2].url == "https://idx.example/other/otherpkg-1.0-py3-none-any.whl");
+  REQUIRE(all);
+  REQUIRE(all->size() == 3);
+  CHECK((*all)[2].url == "https://idx.example/other/otherpkg-1.0-py3-none-any.whl");
 }
 
 TEST_CASE("find-links pages with percent-encoded local versions", "[index][html]") {
@@ -36,8 +39,10 @@ TEST_CASE("find-links pages with percent-encoded local versions", "[index][html]
       "<a href=\"cu111/torch-1.9.0%2Bcu111-cp38-cp38-linux_x86_64.whl\">"
       "cu111/torch-1.9.0%2Bcu111-cp38-cp38-linux_x86_64.whl</a><br>\n"
       "<a href=\"mmcv_full-1.4.0-cp38-cp38-manylinux1_x86_64.whl\">mmcv_full</a>";
-  const auto files =
+  const auto parsed =
       index::parse_simple_html(html, "https://download.pytorch.org/whl/torch_stable.html");
+  REQUIRE(parsed);
+  const auto& files = *parsed;
   REQUIRE(files.size() == 2);
   CHECK(files[0].name == "torch");
   CHECK(files[0].version.to_string() == "1.9.0+cu111");
@@ -67,6 +72,42 @@ TEST_CASE("PEP 691 JSON pages", "[index][json]") {
   REQUIRE_FALSE(truncated);
   CHECK(truncated.error() == "the page is not valid JSON");
   CHECK_FALSE(index::parse_simple_json("{\"name\": \"zipp\"}", "http://x/", "zipp"));
+}
+
+// A hash of the wrong length would otherwise read as "no hash", and the file go unchecked.
+TEST_CASE("a sha256 that is not 64 hex digits is an error naming file and field",
+          "[index][html][json]") {
+  const std::string wheel = "demo-1.0-py3-none-any.whl";
+  for (const std::string& hex :
+       {std::string(40, 'a'), std::string(65, 'a'), std::string(63, 'a') + "g", std::string()}) {
+    INFO(hex);
+    const auto link = index::parse_simple_html(
+        "<a href=\"/f/" + wheel + "#sha256=" + hex + "\">x</a>", "https://x/simple/demo/");
+    REQUIRE_FALSE(link);
+    CHECK(link.error().find("`" + wheel + "`: the sha256 in `#sha256=`") != std::string::npos);
+    const auto meta = index::parse_simple_html(
+        "<a href=\"/f/" + wheel + "\" data-core-metadata=\"sha256=" + hex + "\">x</a>",
+        "https://x/simple/demo/");
+    REQUIRE_FALSE(meta);
+    CHECK(meta.error().find("`data-core-metadata`") != std::string::npos);
+    const auto json = index::parse_simple_json(R"({"files": [{"filename": ")" + wheel +
+                                                   R"(", "url": "/f/x", "hashes": {"sha256": ")" +
+                                                   hex + R"("}}]})",
+                                               "https://x/simple/demo/");
+    REQUIRE_FALSE(json);
+    CHECK(json.error().find("`" + wheel + "`: `hashes.sha256`") != std::string::npos);
+    const auto core = index::parse_simple_json(
+        R"({"files": [{"filename": ")" + wheel +
+            R"(", "url": "/f/x", "core-metadata": {"sha256": ")" + hex + R"("}}]})",
+        "https://x/simple/demo/");
+    REQUIRE_FALSE(core);
+    CHECK(core.error().find("`core-metadata.sha256`") != std::string::npos);
+  }
+  // Other algorithms are not a sha256: no hash, no error.
+  const auto md5 = index::parse_simple_html("<a href=\"/f/" + wheel + "#md5=abc\">x</a>",
+                                            "https://x/simple/demo/");
+  REQUIRE(md5);
+  CHECK(md5->at(0).sha256.empty());
 }
 
 TEST_CASE("relative links resolve against the page", "[index][url]") {

@@ -74,6 +74,20 @@ TEST_CASE("wheel file names parse as PEP 427 says", "[index][wheel]") {
   CHECK_FALSE(index::parse_wheel_filename("numpy-1.0-x-cp311-none-any.whl"));
 }
 
+TEST_CASE("wheel and sdist names that hold paths or odd bytes are refused", "[index][wheel]") {
+  for (const char* bad : {"pkg-1.0-1/../../../../tmp/x/y-py3-none-any.whl",
+                          "pkg-1.0-1..-py3-none-any.whl/x.whl", "pkg-1.0-py3-none-any/../../x.whl",
+                          "pkg-1.0-py3-none-linux\x86.whl", "pkg-1.0-py3-no ne-any.whl",
+                          "pkg-1.0-py3-none-an\xc3\xa9.whl", "pkg-1.0-1$x-py3-none-any.whl"}) {
+    INFO(bad);
+    CHECK_FALSE(index::parse_wheel_filename(bad));
+  }
+  CHECK_FALSE(index::parse_wheel_filename(std::string_view("pkg-1.0-py3-none-any\0.whl", 25)));
+  CHECK_FALSE(index::parse_sdist_filename("x/../pkg-1.0.tar.gz"));
+  CHECK_FALSE(index::parse_sdist_filename("pkg-1.0;id.tar.gz"));
+  CHECK_FALSE(index::parse_sdist_filename(std::string_view("pkg-1.0\0.tar.gz", 15)));
+}
+
 TEST_CASE("sdist names split at the version", "[index][wheel]") {
   const auto s = index::parse_sdist_filename("mmcv-full-1.4.0.tar.gz");
   REQUIRE(s);

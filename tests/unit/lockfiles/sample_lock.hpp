@@ -78,12 +78,14 @@ inline Lockfile sample_lock() {
                "probe on gpu-node-3"}};
 
   lock.packages = {torch, setuptools, typing, mmcv};
-  lock.builds = {BuildStep{"bevfusion-ops",
-                           {"torch", "mmcv-full"},
-                           "/workspace/bevfusion",
-                           {{"FORCE_CUDA", "1"}},
-                           {"python setup.py develop"},
-                           "8.6"}};
+  BuildStep ops;
+  ops.name = "bevfusion-ops";
+  ops.after = {"torch", "mmcv-full"};
+  ops.working_dir = "/workspace/bevfusion";
+  ops.env = {{"FORCE_CUDA", "1"}};
+  ops.commands = {"python setup.py develop"};
+  ops.cuda_arch_list = "8.6";
+  lock.builds = {ops};
   lock.rules_applied = {AppliedRule{"setuptools-distutils-version", "F2", "setuptools<59.6",
                                     "AttributeError: module 'distutils' has no attribute 'version'",
                                     "pytorch/pytorch#69894"}};

@@ -1,4 +1,8 @@
 // Every way the reader refuses a file, with the exact message and position it gives.
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <filesystem>
 
@@ -210,6 +214,20 @@ TEST_CASE("broken facts are reported at the field") {
                 "`package[1].artifacts[0].sha256`: expected 64 lower-case hex digits, found `" +
                     text.substr(text.find("9EE3"), 64) + "`");
   }
+  SECTION("artifact URL with shell syntax RFC 3986 forbids") {
+    const std::string text =
+        replaced(good_text(), "https://files.pythonhosted.org/packages/setuptools-58.0.4",
+                 "https://files.pythonhosted.org/`touch x`/setuptools-58.0.4");
+    CHECK(error_of(text).to_string().find(
+              "`package[1].artifacts[0].url`: expected an http(s) URL of RFC 3986 characters") !=
+          std::string::npos);
+  }
+  SECTION("artifact file name that is a path") {
+    const std::string text = replaced(good_text(), "filename = \"setuptools-58.0.4",
+                                      "filename = \"../../setuptools-58.0.4");
+    CHECK(error_of(text).to_string().find("`package[1].artifacts[0].filename`: expected a wheel "
+                                          "or sdist file name") != std::string::npos);
+  }
   SECTION("input hash") {
     const std::string text = replaced(good_text(), "input_hash = \"sha256:", "input_hash = \"md5:");
     const ReadError e = error_of(text);
@@ -266,4 +284,35 @@ TEST_CASE("read_lockfile turns errors into core::Error with the hint") {
     CHECK(e.hint() == "upgrade bevenv to read it, or re-create it with this bevenv: `bevenv lock`");
   }
   CHECK_THROWS_AS(read_lockfile(dir / "absent.lock"), core::Error);
+}
+
+TEST_CASE("a lockfile nesting deeper than the limit is refused before toml++ parses it") {
+  std::string header = "[a";
+  for (int i = 0; i < 31000; ++i) header += ".a";
+  const ReadError deep_header = error_of(good_text() + header + "]\n");
+  CHECK(deep_header.line ==
+        static_cast<std::size_t>(std::count(good_text().begin(), good_text().end(), '\n')) + 1);
+  CHECK_THAT(deep_header.message, Catch::Contains("at most 64"));
+  const ReadError deep_array = error_of("schema_version = 1\nx = " + std::string(100000, '['));
+  CHECK(deep_array.line == 2);
+  CHECK(deep_array.column == 5 + 63);  // the 64th `[`, one level below the key `x`
+  CHECK_FALSE(deep_array.hint.empty());
+}
+
+TEST_CASE("read_lockfile refuses a FIFO and a directory as bad input") {
+  const auto dir =
+      std::filesystem::temp_directory_path() / ("bevenv-lock-fifo-" + std::to_string(::getpid()));
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  REQUIRE(::mkfifo((dir / "bevenv.lock").c_str(), 0600) == 0);
+  for (const auto& path : {dir / "bevenv.lock", dir}) {
+    try {
+      (void)read_lockfile(path);
+      FAIL("no error");
+    } catch (const core::Error& error) {
+      CHECK(error.code() == core::ExitCode::bad_input);
+      CHECK_THAT(error.what(), Catch::Contains("`" + path.string() + "`"));
+    }
+  }
+  std::filesystem::remove_all(dir);
 }

@@ -115,3 +115,24 @@ TEST_CASE("a missing overlay directory is an error, not silently skipped") {
   CHECK(loaded.error()[0].to_string().rfind("/nonexistent/bevenv-overlay: not a directory", 0) ==
         0);
 }
+
+TEST_CASE("an overlay nesting deeper than the limit is a diagnostic at its position") {
+  TempDir dir;
+  std::string header = "[rule";
+  for (int i = 0; i < 31000; ++i) header += ".a";
+  dir.write("deep.toml", "# a hostile overlay\n" + header + "]\n");
+  auto loaded = matrix::load({true, {dir.path}});
+  REQUIRE_FALSE(loaded.has_value());
+  const auto& first = loaded.error()[0];
+  CHECK(first.file == (dir.path / "deep.toml").generic_string());
+  CHECK(first.line == 2);
+  CHECK(first.column == 6 + 2 * 63);
+  CHECK_THAT(first.message, Catch::Contains("at most 64"));
+  // Deep inline tables in the embedded data's form are refused the same way.
+  std::string value;
+  for (int i = 0; i < 10000; ++i) value += "{a=";
+  auto inline_tables =
+      matrix::load_sources({{"inline.toml", "x = " + value, 0, matrix::Layer::overlay}});
+  REQUIRE_FALSE(inline_tables.has_value());
+  CHECK(inline_tables.error()[0].line == 1);
+}

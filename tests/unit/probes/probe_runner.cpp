@@ -6,6 +6,8 @@
 #include <catch2/catch.hpp>
 #include <cstdio>
 
+#include "bevenv/probes/report_schema.hpp"
+
 namespace bevenv::probes::test {
 
 CommandResult run_command(const std::string& command) {
@@ -27,6 +29,11 @@ nlohmann::json run_probe(const std::string& args, int* exit_code) {
   INFO("bevenv-probe " << args << " printed: " << result.out);
   REQUIRE_FALSE(report.is_discarded());
   REQUIRE(report.is_object());
+  // Every report the real probe prints follows the schema bevenv doctor reads it with.
+  const auto problem = check_report(report);
+  INFO("schema: field `" << (problem ? problem->field : "")
+                         << "`: " << (problem ? problem->message : ""));
+  CHECK_FALSE(problem.has_value());
   return report;
 }
 

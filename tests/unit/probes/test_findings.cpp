@@ -301,3 +301,28 @@ TEST_CASE("a report captured by bevenv-probe on 2 x H200 gives clean findings",
   CHECK(only(findings, "driver-cuda").severity == Severity::ok);
   CHECK(only(findings, "shm").severity == Severity::ok);
 }
+
+TEST_CASE("a P2P matrix with short or missing rows is no access, not a crash") {
+  json report = {{"driver", driver_section("12.2", "sm_90", 80, 2)}};
+  // `driver.p2p = [[null,true],[]]` once read past the end of the second row (SIGSEGV).
+  for (const json& p2p :
+       {json::parse("[[null,true],[]]"), json::parse("[[null,true]]"),
+        json::parse("[[null],[true,null]]"), json::parse("[[null,true,true]]")}) {
+    report["driver"]["p2p"] = p2p;
+    INFO(p2p.dump());
+    const Finding finding = only(evaluate(report), "p2p");
+    CHECK(finding.severity == Severity::warning);
+    CHECK(contains(finding.title, "GPU 0 and 1"));
+  }
+}
+
+TEST_CASE("hostile numbers in versions and architectures saturate instead of throwing") {
+  json report = {{"driver", driver_section("99999999999999.0", "sm_99999999999990", 80)}};
+  Expectations expect;
+  expect.cuda_version = "123456789012345.1";
+  expect.target_archs = {"sm_99999999999999", "x"};
+  CHECK_NOTHROW(evaluate(report, expect));
+  report["driver"]["devices"][0]["sm"] = "x";
+  CHECK_NOTHROW(evaluate(report, expect));
+  CHECK(arch_support("sm_99999999999990", {"sm_99999999999990"}) == ArchSupport::sass);
+}

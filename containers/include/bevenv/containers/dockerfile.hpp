@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "bevenv/lockfiles/model.hpp"
@@ -38,6 +39,8 @@ struct ImageFiles {
   std::string requirements;  // the pip requirements the image installs
   // Packages the requirements leave to a build step (compiled from source in the image).
   std::vector<std::string> built_in_image;
+  // Context files `build-NAME.txt`: the hash-pinned source of each package built from an sdist.
+  std::vector<std::pair<std::string, std::string>> build_requirements;
   bool hashes_required = false;  // `--require-hashes` is on (every package has a hash)
   std::vector<std::string> packages_without_hashes;
   std::string base_image;    // the reference in FROM

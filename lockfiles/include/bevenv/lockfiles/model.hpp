@@ -77,13 +77,23 @@ struct Package {
   bool operator==(const Package&) const = default;
 };
 
-// A compiled-ops build that runs after the packages it needs are installed.
+// A build that runs after the packages it needs are installed: compiled ops of the project, a
+// dependency compiled from source, or a package whose only artifact is an sdist.
 struct BuildStep {
   std::string name;
   std::vector<std::string> after;  // package names; canonical order: normalized name
+  // The package this build installs; empty for builds of the project itself. A package named
+  // here is installed by this build alone, never also by pip's locked install.
+  std::string package;
+  // The archive the build installs, as data (URL, file name, sha256): the image fetches and
+  // hash-checks it without the URL ever being part of a shell line. Such a step has no
+  // commands; pip builds the archive with `--no-build-isolation` after `after`.
+  std::optional<Artifact> source;
+  // Or a source tree pinned by commit: `git+https://HOST/REPO.git@<40 hex>` (no commands either).
+  std::optional<std::string> vcs;
   std::optional<std::string> working_dir;
   std::map<std::string, std::string> env;
-  std::vector<std::string> commands;  // run in order
+  std::vector<std::string> commands;  // run in order (commands from the curated matrix only)
   std::string cuda_arch_list;         // TORCH_CUDA_ARCH_LIST for this build; may be empty
   bool operator==(const BuildStep&) const = default;
 };

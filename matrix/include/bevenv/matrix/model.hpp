@@ -33,7 +33,10 @@ std::string_view build_kind_name(BuildKind kind);
 struct BuildStep {
   std::string name;
   std::string package;  // normalized name of the package the step produces
-  std::string command;
+  std::string command;  // empty when `vcs` says what to install
+  // `git+https://HOST/REPO.git@<40-hex commit>`: the source tree the step installs, as data; the
+  // image quotes it, so it never has to appear inside a curated command.
+  std::string vcs;
   std::string workdir;  // empty: the package's source tree
   std::map<std::string, std::string, std::less<>> env;
   std::string note;

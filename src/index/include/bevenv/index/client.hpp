@@ -4,6 +4,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -18,6 +19,19 @@ namespace bevenv::index {
 namespace local {
 class LocalFiles;
 }  // namespace local
+
+// How metadata() read what it read, for `-v` and tests.
+struct MetadataStats {
+  std::size_t by_range = 0;         // wheels whose METADATA came from byte ranges
+  std::uint64_t range_bytes = 0;    // bytes those ranges received
+  std::size_t streamed = 0;         // sdists whose PKG-INFO came from a stopped stream
+  std::uint64_t stream_bytes = 0;   // bytes those streams received
+  std::size_t whole_downloads = 0;  // archives downloaded whole to read their metadata
+  std::set<std::string> no_ranges;  // hosts that answered a range request with the whole file
+};
+
+// Whether metadata() may download a whole archive to read its metadata.
+enum class MetadataCost { any, cheap_only };
 
 struct Listing {
   std::string name;              // normalized
@@ -45,10 +59,16 @@ class IndexClient {
       const std::map<std::string, std::vector<Source>>& only = {});
 
   // Core metadata of each artifact: the PEP 658 file where the source publishes one, else the
-  // METADATA inside the wheel (downloaded into the cache, hash-checked) or an sdist's PKG-INFO.
-  // Local files are opened once: their metadata is kept in the cache by size and mtime.
+  // METADATA inside a remote wheel read by byte ranges, or a remote sdist's PKG-INFO read from
+  // a transfer stopped once it has arrived (both kept in the cache by the archive's sha256),
+  // else the archive downloaded into the cache (hash-checked) and read. Local files are opened
+  // once: their metadata is kept in the cache by size and mtime. With `cheap_only`, an artifact
+  // that would need a whole download (not cached) gets nullopt instead.
+  std::vector<std::optional<core::Expected<CoreMetadata, std::string>>> metadata(
+      const std::vector<Artifact>& artifacts, MetadataCost cost);
   std::vector<core::Expected<CoreMetadata, std::string>> metadata(
       const std::vector<Artifact>& artifacts);
+  const MetadataStats& metadata_stats() const { return stats_; }
 
   // Fills sha256 and size where the source left them out: local files are read, remote files
   // without a hash are downloaded, sizes of hashed remote files come from the cache or HEAD.
@@ -66,6 +86,7 @@ class IndexClient {
   std::map<std::string, core::Expected<std::map<std::string, std::vector<Artifact>>, std::string>>
       link_pages_;
   std::unique_ptr<local::LocalFiles> local_;  // local files' stamps and cached facts
+  MetadataStats stats_;
 };
 
 // `file:///a/b.whl` -> `/a/b.whl`; empty for other URLs.

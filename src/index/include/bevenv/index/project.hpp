@@ -34,12 +34,15 @@ struct Artifact {
 
 // Links of a PEP 503 page or a find-links page. Relative hrefs resolve against `page_url`.
 // Links whose file name is neither a wheel nor an sdist are skipped, as are (when `project` is
-// not empty) files of other projects: find-links pages list many.
-std::vector<Artifact> parse_simple_html(std::string_view html, std::string_view page_url,
-                                        std::string_view project = {});
+// not empty) files of other projects: find-links pages list many. A sha256 (`#sha256=`,
+// `data-core-metadata="sha256=..."`) that is not 64 hex digits is an error naming the file.
+core::Expected<std::vector<Artifact>, std::string> parse_simple_html(std::string_view html,
+                                                                     std::string_view page_url,
+                                                                     std::string_view project = {});
 
 // A PEP 691 project page (`application/vnd.pypi.simple.v1+json`). A page that is not valid
-// JSON, or lacks `files`, is an error naming what is wrong.
+// JSON, or lacks `files`, or has a `sha256` that is not 64 hex digits, is an error naming what
+// is wrong.
 core::Expected<std::vector<Artifact>, std::string> parse_simple_json(std::string_view json,
                                                                      std::string_view page_url,
                                                                      std::string_view project = {});
@@ -47,6 +50,12 @@ core::Expected<std::vector<Artifact>, std::string> parse_simple_json(std::string
 // Resolves `href` against `base` (RFC 3986 for the forms indexes use: absolute URLs,
 // scheme-relative `//host/...`, absolute paths and relative paths with `..`).
 std::string resolve_url(std::string_view base, std::string_view href);
+
+// Whether a page at `page_url` may send bevenv to `link` (both absolute): the link must be URL
+// text (core::is_url_text), and a remote (http/https) page may only link to http or https. A
+// `file://` link on a remote page would make bevenv read a file of this machine on a
+// stranger's word.
+bool is_allowed_link(std::string_view page_url, std::string_view link);
 
 // A file name an artifact may have: wheel or sdist of `project` (normalized; empty: any).
 std::optional<Artifact> artifact_from_filename(std::string_view filename, std::string_view url,

@@ -52,6 +52,9 @@ struct IndexSettings {
 
   // Flag values over `pip`: fills what the flags left unset, and the transport's proxy, CA
   // bundle, timeout and retries (`REQUESTS_CA_BUNDLE`, `CURL_CA_BUNDLE`, `SSL_CERT_FILE` too).
+  // bevenv's own bounds come from `BEVENV_INDEX_DEADLINE`, `BEVENV_DOWNLOAD_DEADLINE`,
+  // `BEVENV_PHASE_DEADLINE`, `BEVENV_RETRY_AFTER_MAX` (seconds), `BEVENV_MAX_PAGE_MB`,
+  // `BEVENV_MAX_METADATA_MB` (MiB) and `BEVENV_LOW_SPEED_LIMIT` (bytes a second).
   void apply_pip_configuration(const PipConfiguration& pip,
                                const EnvironmentLookup& env = process_environment);
 

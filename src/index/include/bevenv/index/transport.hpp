@@ -6,9 +6,11 @@
 #include <chrono>
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "bevenv/core/expected.hpp"
@@ -20,10 +22,25 @@ struct TransportSettings {
   std::filesystem::path cache_dir;  // `$XDG_CACHE_HOME/bevenv`; empty: no cache
   bool offline = false;             // only the cache; a miss is an error
   std::chrono::milliseconds connect_timeout{15000};
-  // A transfer that receives nothing for this long is abandoned (and retried).
+  // A transfer slower than `low_speed_limit` bytes a second for this long is abandoned (and
+  // retried): a server that stalls, or drips a byte at a time, is not waited on for ever.
   std::chrono::milliseconds stall_timeout{30000};
+  std::uint32_t low_speed_limit = 1024;
+  // Deadlines, retries and waits included: for one page, metadata file or HEAD; for one
+  // artifact download; for one batch of transfers (a phase of a command, such as "index pages").
+  std::chrono::milliseconds page_deadline{60000};
+  std::chrono::milliseconds download_deadline{1800000};
+  std::chrono::milliseconds phase_deadline{3600000};
   int retries = 3;                         // further attempts after the first
   std::chrono::milliseconds backoff{250};  // doubled after each failed attempt
+  // A `Retry-After` longer than this is waited for this long only.
+  std::chrono::milliseconds retry_after_cap{60000};
+  // Bodies kept in memory: an index or find-links page, a PEP 658 file (artifacts stream to
+  // disk and have no limit).
+  std::uint64_t max_page_size = 32ull << 20;
+  std::uint64_t max_metadata_size = 8ull << 20;
+  // A partial download (`tmp/*.part`) that no live process holds is removed by the next
+  // Transport that opens the cache.
   std::size_t max_parallel = 16;
   std::string proxy;      // empty: libcurl reads http_proxy/https_proxy/no_proxy
   std::string ca_bundle;  // empty: the system's CA store
@@ -47,7 +64,8 @@ struct Page {
 
 struct PageRequest {
   std::string url;
-  std::string accept;  // Accept header; empty: none
+  std::string accept;          // Accept header; empty: none
+  bool metadata_file = false;  // a PEP 658 file: `max_metadata_size` instead of `max_page_size`
 };
 
 // An artifact to download into the cache. With `sha256` set, the bytes must hash to it.
@@ -68,6 +86,37 @@ struct SizeRequest {
   std::string url;
 };
 
+// Some bytes of a remote file (HTTP Range): `length` bytes from `first`, or with `suffix` the
+// file's last `length` bytes (its size need not be known). Never cached here.
+struct RangeRequest {
+  std::string url;
+  std::uint64_t first = 0;
+  std::uint64_t length = 0;
+  bool suffix = false;
+};
+
+struct RangeReply {
+  // The server answered 200 with the whole file: the transfer was abandoned at its first bytes,
+  // and `body` is empty. The caller downloads the file instead.
+  bool ignored = false;
+  std::uint64_t offset = 0;     // where `body` starts in the file
+  std::uint64_t file_size = 0;  // from Content-Range
+  std::string body;
+};
+
+// A remote file read as it arrives, by a sink that may stop the transfer early (an sdist's
+// PKG-INFO is often near its start). The sink sees the bytes of a 200 answer only; `attempt`
+// grows when a failed transfer starts over from the first byte. Never cached here.
+struct StreamRequest {
+  std::string url;
+  std::function<bool(std::string_view chunk, int attempt)> sink;  // false: stop the transfer
+};
+
+struct StreamReply {
+  bool stopped = false;     // the sink stopped it
+  std::uint64_t bytes = 0;  // received in the last attempt
+};
+
 class Transport {
  public:
   explicit Transport(TransportSettings settings, Reporter* reporter = nullptr);
@@ -78,7 +127,8 @@ class Transport {
   const TransportSettings& settings() const { return settings_; }
 
   // Fetches every page in parallel. An error names the URL and what went wrong after the
-  // last attempt ("HTTP 404", "timed out after 3 attempts"...). Pages are not cached here:
+  // last attempt ("HTTP 404", "timed out after 3 attempts"...); errors may end with a line
+  // `hint: ...` saying what to do (split_hint() takes it apart). Pages are not cached here:
   // call commit() once the body parsed, so a malformed page never lands in the cache.
   std::vector<core::Expected<Page, std::string>> get(const std::vector<PageRequest>& requests,
                                                      std::string_view what = "pages");
@@ -92,8 +142,17 @@ class Transport {
   // Content-Length by HEAD, for sources that publish no size.
   std::vector<std::optional<std::uint64_t>> sizes(const std::vector<std::string>& urls);
 
+  // Byte ranges in parallel (206 answers); a server that ignores ranges gives `ignored`.
+  std::vector<core::Expected<RangeReply, std::string>> get_ranges(
+      const std::vector<RangeRequest>& requests, std::string_view what = "byte ranges");
+
+  // Streams in parallel; an error names the URL, as for pages.
+  std::vector<core::Expected<StreamReply, std::string>> stream(
+      const std::vector<StreamRequest>& requests, std::string_view what = "streams");
+
   // Counters for reports and tests.
   std::size_t network_transfers() const { return transfers_; }
+  std::uint64_t bytes_received() const { return bytes_received_; }
 
   struct Job;  // one transfer; defined in transport.cpp
 
@@ -107,8 +166,13 @@ class Transport {
   void* multi_ = nullptr;
   std::vector<void*> idle_handles_;
   std::size_t transfers_ = 0;
+  std::uint64_t bytes_received_ = 0;
   std::uint64_t temp_counter_ = 0;
 };
+
+// An error of Transport or IndexClient as {message, hint}: the hint is the text after a final
+// "\nhint: ", empty when there is none.
+std::pair<std::string, std::string> split_hint(const std::string& error);
 
 // `$XDG_CACHE_HOME/bevenv`, else `$HOME/.cache/bevenv`.
 std::filesystem::path default_cache_dir();

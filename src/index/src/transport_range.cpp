@@ -1,0 +1,137 @@
+// Transport::get_ranges and Transport::stream: parts of remote files (a wheel's central
+// directory and METADATA, an sdist's first entries), never cached here: the caller caches what
+// it extracts.
+#include <cstdlib>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "bevenv/index/transport.hpp"
+#include "transport_job.hpp"
+
+namespace bevenv::index {
+namespace {
+
+struct ContentRange {
+  std::uint64_t first = 0;
+  std::uint64_t last = 0;
+  std::uint64_t size = 0;
+};
+
+// `bytes FIRST-LAST/SIZE`; a `*` size (unknown) is refused: the zip reader needs the size.
+std::optional<ContentRange> parse_content_range(const std::string& value) {
+  if (!value.starts_with("bytes ")) return std::nullopt;
+  const char* p = value.c_str() + 6;
+  char* end = nullptr;
+  ContentRange out;
+  out.first = std::strtoull(p, &end, 10);
+  if (end == p || *end != '-') return std::nullopt;
+  p = end + 1;
+  out.last = std::strtoull(p, &end, 10);
+  if (end == p || *end != '/') return std::nullopt;
+  p = end + 1;
+  out.size = std::strtoull(p, &end, 10);
+  if (end == p || *end != '\0' || out.last < out.first || out.last >= out.size) return std::nullopt;
+  return out;
+}
+
+core::Expected<RangeReply, std::string> reply_of(Transport::Job& job) {
+  RangeReply reply;
+  if (job.stopped) {
+    reply.ignored = true;
+    return reply;
+  }
+  if (job.status != 206) {
+    return core::unexpected("`" + job.url + "`: HTTP " + std::to_string(job.status) +
+                            " to a range request");
+  }
+  const auto range = parse_content_range(job.content_range);
+  if (!range || range->last - range->first + 1 != job.body.size()) {
+    return core::unexpected("`" + job.url + "`: the answer's Content-Range `" + job.content_range +
+                            "` does not match its body");
+  }
+  reply.offset = range->first;
+  reply.file_size = range->size;
+  reply.body = std::move(job.body);
+  return reply;
+}
+
+}  // namespace
+
+void prepare_range(CURL* easy, Transport::Job& job) {
+  job.stopped = false;
+  job.content_range.clear();
+  curl_easy_setopt(easy, CURLOPT_ACCEPT_ENCODING, static_cast<char*>(nullptr));
+  curl_easy_setopt(easy, CURLOPT_RANGE, job.range.c_str());
+}
+
+std::vector<core::Expected<RangeReply, std::string>> Transport::get_ranges(
+    const std::vector<RangeRequest>& requests, std::string_view what) {
+  std::vector<core::Expected<RangeReply, std::string>> out(requests.size(),
+                                                           core::unexpected(std::string()));
+  std::vector<std::unique_ptr<Job>> jobs(requests.size());
+  std::vector<Job*> to_run;
+  for (std::size_t i = 0; i < requests.size(); ++i) {
+    const RangeRequest& request = requests[i];
+    if (settings_.offline || request.length == 0) {
+      out[i] = core::unexpected("`" + request.url + "`: no range request (offline or empty)");
+      continue;
+    }
+    auto job = std::make_unique<Job>();
+    job->kind = JobKind::range;
+    // A range answer lives in memory like a page (a central directory of thousands of files).
+    job->max_body = settings_.max_page_size;
+    job->url = request.url;
+    job->range = request.suffix ? "-" + std::to_string(request.length)
+                                : std::to_string(request.first) + "-" +
+                                      std::to_string(request.first + request.length - 1);
+    to_run.push_back(job.get());
+    jobs[i] = std::move(job);
+  }
+  run(to_run, what);
+  for (std::size_t i = 0; i < requests.size(); ++i) {
+    Job* job = jobs[i].get();
+    if (job == nullptr) continue;
+    if (!job->error.empty()) {
+      out[i] = core::unexpected("`" + job->url + "`: " + job->error);
+      continue;
+    }
+    out[i] = reply_of(*job);
+  }
+  return out;
+}
+
+std::vector<core::Expected<StreamReply, std::string>> Transport::stream(
+    const std::vector<StreamRequest>& requests, std::string_view what) {
+  std::vector<core::Expected<StreamReply, std::string>> out(requests.size(),
+                                                            core::unexpected(std::string()));
+  std::vector<std::unique_ptr<Job>> jobs(requests.size());
+  std::vector<Job*> to_run;
+  for (std::size_t i = 0; i < requests.size(); ++i) {
+    if (settings_.offline) {
+      out[i] = core::unexpected("`" + requests[i].url + "`: no stream (offline)");
+      continue;
+    }
+    auto job = std::make_unique<Job>();
+    job->kind = JobKind::stream;
+    job->url = requests[i].url;
+    job->sink = requests[i].sink;
+    to_run.push_back(job.get());
+    jobs[i] = std::move(job);
+  }
+  run(to_run, what);
+  for (std::size_t i = 0; i < requests.size(); ++i) {
+    Job* job = jobs[i].get();
+    if (job == nullptr) continue;
+    if (!job->error.empty()) {
+      out[i] = core::unexpected("`" + job->url + "`: " + job->error);
+    } else if (job->status != 200) {
+      out[i] = core::unexpected("`" + job->url + "`: HTTP " + std::to_string(job->status));
+    } else {
+      out[i] = StreamReply{job->stopped, job->received};
+    }
+  }
+  return out;
+}
+
+}  // namespace bevenv::index

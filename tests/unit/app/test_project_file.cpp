@@ -1,0 +1,63 @@
+// bevenv.toml and requirements files: hostile files are bad input with a position, never a
+// crash inside toml++ or a read that does not end.
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
+
+#include "bevenv/app/project_file.hpp"
+#include "bevenv/core/error.hpp"
+
+namespace bevenv::app {
+namespace {
+
+namespace fs = std::filesystem;
+
+fs::path fresh_dir(const std::string& name) {
+  const fs::path dir =
+      fs::temp_directory_path() / ("bevenv-project-" + name + "-" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  return dir;
+}
+
+std::string refusal(const fs::path& path) {
+  try {
+    (void)read_project_file(path);
+  } catch (const core::Error& error) {
+    CHECK(error.code() == core::ExitCode::bad_input);
+    return error.what();
+  }
+  FAIL("read " + path.string());
+  return "";
+}
+
+TEST_CASE("bevenv.toml: a 31k-part dotted header is refused at its position") {
+  const fs::path file = fresh_dir("deep") / "bevenv.toml";
+  std::string header = "[project";
+  for (int i = 0; i < 31000; ++i) header += ".a";
+  std::ofstream(file) << "[target]\npython = \"3.8\"\n" << header << "]\n";
+  CHECK(refusal(file).rfind(file.string() + ":3:" + std::to_string(9 + 2 * 63) + ": ", 0) == 0);
+}
+
+TEST_CASE("bevenv.toml: deep inline tables and arrays are refused") {
+  const fs::path dir = fresh_dir("inline");
+  std::string tables;
+  for (int i = 0; i < 20000; ++i) tables += "{a=";
+  std::ofstream(dir / "tables.toml") << "[project]\nprofile = " << tables;
+  CHECK_THAT(refusal(dir / "tables.toml"), Catch::Contains(":2:") && Catch::Contains("at most 64"));
+  std::ofstream(dir / "arrays.toml") << "x = " << std::string(50000, '[');
+  CHECK_THAT(refusal(dir / "arrays.toml"), Catch::Contains("at most 64"));
+}
+
+TEST_CASE("bevenv.toml and requirements files that are FIFOs are refused") {
+  const fs::path dir = fresh_dir("fifo");
+  REQUIRE(::mkfifo((dir / "bevenv.toml").c_str(), 0600) == 0);
+  CHECK_THAT(refusal(dir / "bevenv.toml"), Catch::Contains("FIFO"));
+  CHECK_THROWS_AS(read_requirements_file(dir / "bevenv.toml"), core::Error);
+}
+
+}  // namespace
+}  // namespace bevenv::app
