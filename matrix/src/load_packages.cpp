@@ -40,15 +40,58 @@ void read_common(TableReader& reader, PackageVersion& record) {
   }
 }
 
+bool is_sha256(const std::string& sha) {
+  return sha.size() == 64 && std::all_of(sha.begin(), sha.end(), [](char c) {
+           return std::isxdigit(static_cast<unsigned char>(c)) != 0;
+         });
+}
+
 void check_sha256(TableReader& reader, const PackageVersion& record) {
-  const auto& sha = record.sha256;
-  const bool hex = std::all_of(sha.begin(), sha.end(), [](char c) {
-    return std::isxdigit(static_cast<unsigned char>(c)) != 0;
-  });
-  if (!sha.empty() && (sha.size() != 64 || !hex)) {
+  if (!record.sha256.empty() && !is_sha256(record.sha256)) {
     reader.file_error(reader.position("sha256"),
                       "`" + reader.context() + ".sha256`: expected 64 hexadecimal digits");
   }
+}
+
+// `artifacts = [{ filename, url, sha256, size }]`: the generated layer's files of a release.
+void read_artifacts(TableReader& reader, const FileContext& file, PackageVersion& record) {
+  const auto tables = reader.tables("artifacts");
+  for (std::size_t i = 0; i < tables.size(); ++i) {
+    TableReader entry(*tables[i], reader.context() + ".artifacts[" + std::to_string(i) + "]", file);
+    Artifact artifact;
+    const auto filename = entry.string("filename", true);
+    const auto url = entry.string("url", true);
+    const auto sha = entry.string("sha256", true);
+    const auto size = entry.integer("size");
+    entry.finish();
+    if (sha && !is_sha256(*sha)) {
+      entry.file_error(entry.position("sha256"),
+                       "`" + entry.context() + ".sha256`: expected 64 hexadecimal digits");
+    }
+    if (size && *size < 0) {
+      entry.file_error(entry.position("size"),
+                       "`" + entry.context() + ".size`: expected a size in bytes (0 or more)");
+    }
+    if (!filename || !url || !sha || !entry.ok()) continue;
+    artifact.filename = *filename;
+    artifact.url = *url;
+    artifact.sha256 = *sha;
+    if (size) artifact.size = static_cast<std::uint64_t>(*size);
+    record.artifacts.push_back(std::move(artifact));
+  }
+  std::sort(record.artifacts.begin(), record.artifacts.end(),
+            [](const Artifact& a, const Artifact& b) { return a.filename < b.filename; });
+}
+
+// `generated = { index, read }`: marks a record of the generated layer.
+void read_provenance(TableReader& reader, const FileContext& file, PackageVersion& record) {
+  const toml::table* table = reader.table("generated");
+  if (table == nullptr) return;
+  TableReader entry(*table, reader.context() + ".generated", file);
+  const auto index = entry.string("index", true);
+  const auto read = entry.string("read", true);
+  entry.finish();
+  if (index && read) record.generated = Provenance{*index, *read};
 }
 
 // `step_written`: a `build_step` key exists (its own errors are reported where it is read).
@@ -58,7 +101,8 @@ void finish_record(TableReader& reader, const PackageVersion& record, bool step_
     reader.file_error(reader.position(),
                       "`" + reader.context() + "`: `build = \"source\"` needs a `build_step`");
   }
-  if (record.sources.empty()) {
+  // A generated record's source is its `generated` table.
+  if (record.sources.empty() && !record.generated) {
     reader.file_error(reader.position(),
                       "`" + reader.context() + "`: missing required key `sources` (at least one)");
   }
@@ -94,6 +138,8 @@ void read_packages(const toml::node& node, const FileContext& file, std::size_t 
     if (name) base.name = core::normalize_name(*name);
     const auto version = reader.version("version", true);
     read_common(reader, base);
+    read_artifacts(reader, file, base);
+    read_provenance(reader, file, base);
     if (auto build = reader.choice("build", kBuildKinds, "wheel")) {
       base.build = to_build_kind(*build);
     }

@@ -2,7 +2,9 @@
 // an earlier one with the same identity (package name+version, rule id, toolkit version,
 // profile name).
 #include <algorithm>
+#include <cctype>
 #include <map>
+#include <optional>
 
 #include "checks.hpp"
 
@@ -46,41 +48,111 @@ bool strictly_ascending(const std::vector<PackageVersion>& versions) {
   return true;
 }
 
-// The Merger rules for one name's versions: ordered by (version, reading order), each
-// identity is a run of neighbours decided in reading order.
+// Keeps in `winner` the entry of the highest layer; two entries of one layer are a duplicate.
+void consider(const NamedRecords& records, std::optional<std::size_t>& winner, std::size_t entry,
+              std::vector<Diagnostic>& diagnostics) {
+  if (!winner) {
+    winner = entry;
+    return;
+  }
+  const auto& versions = records.versions;
+  if (records.layers[entry] == records.layers[*winner]) {
+    const Origin& at = versions[entry].origin;
+    diagnostics.push_back(Diagnostic{
+        at.file, at.line, at.column,
+        "duplicate package `" + versions[entry].name + "` `" + versions[entry].version.to_string() +
+            "`; first defined at " + versions[*winner].origin.to_string()});
+  } else if (records.layers[entry] > records.layers[*winner]) {
+    winner = entry;
+  }
+}
+
+std::string lower(std::string text) {
+  std::transform(text.begin(), text.end(), text.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return text;
+}
+
+std::string_view file_name(std::string_view url) { return url.substr(url.rfind('/') + 1); }
+
+// The generated files a curated record takes: all of them when it names none; else the one its
+// `sha256` (or the file name of its `url`) names. False when it names a file the generated
+// record does not list: the two layers disagree about the release.
+bool take_artifacts(PackageVersion& curated, const PackageVersion& generated) {
+  if (!curated.artifacts.empty()) return true;
+  if (curated.artifact_url.empty() && curated.sha256.empty()) {
+    curated.artifacts = generated.artifacts;
+    return true;
+  }
+  const std::string sha = lower(curated.sha256);
+  for (const Artifact& a : generated.artifacts) {
+    const bool same_sha = sha.empty() || lower(a.sha256) == sha;
+    const bool same_file =
+        curated.artifact_url.empty() || file_name(curated.artifact_url) == a.filename;
+    if (same_sha && same_file) curated.artifacts.push_back(a);
+  }
+  return !curated.artifacts.empty() || generated.artifacts.empty();
+}
+
+// False when the curated record names a file the generated one does not list.
+bool fill_from_generated(PackageVersion& curated, const PackageVersion& generated) {
+  // A record served from another index or page speaks of other files than the snapshot read.
+  if (!curated.index_url.empty() || !curated.find_links.empty()) return true;
+  const bool agree = take_artifacts(curated, generated);
+  if (curated.python.empty()) curated.python = generated.python;
+  if (!curated.deps_complete) {
+    // The curated list wins where it speaks; the metadata adds the names it leaves out.
+    std::vector<std::string> spoken;
+    for (const auto& r : curated.requirements) spoken.push_back(r.normalized_name());
+    for (const auto& r : generated.requirements) {
+      if (std::find(spoken.begin(), spoken.end(), r.normalized_name()) == spoken.end())
+        curated.requirements.push_back(r);
+    }
+    curated.deps_complete = generated.deps_complete;
+  }
+  const Provenance& from = *generated.generated;
+  curated.sources.push_back(generated.origin.file + " (" + from.index + ", read " + from.read +
+                            ")");
+  return agree;
+}
+
+// The Merger rules for one name's versions: ordered by (version, reading order), each identity is a
+// run of neighbours decided in reading order. A curated record beats a generated one whatever their
+// layers, and takes what it lacks from it.
 std::vector<PackageVersion> merge_versions(NamedRecords& records,
                                            std::vector<Diagnostic>& diagnostics) {
   if (strictly_ascending(records.versions)) return std::move(records.versions);
-  const auto& versions = records.versions;
+  auto& versions = records.versions;
   std::vector<std::size_t> order(versions.size());
   for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
   std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
     return versions[a].version < versions[b].version;
   });
-  std::vector<std::size_t> kept;
+  std::vector<PackageVersion> out;
   for (std::size_t run = 0; run < order.size();) {
-    std::size_t winner = order[run];
-    std::size_t next = run + 1;
-    for (; next < order.size() && versions[order[next]].version == versions[winner].version;
+    std::optional<std::size_t> curated;
+    std::optional<std::size_t> generated;
+    std::size_t next = run;
+    for (; next < order.size() && versions[order[next]].version == versions[order[run]].version;
          ++next) {
       const std::size_t entry = order[next];
-      if (records.layers[entry] == records.layers[winner]) {
-        const Origin& at = versions[entry].origin;
-        diagnostics.push_back(Diagnostic{at.file, at.line, at.column,
-                                         "duplicate package `" + versions[entry].name + "` `" +
-                                             versions[entry].version.to_string() +
-                                             "`; first defined at " +
-                                             versions[winner].origin.to_string()});
-      } else if (records.layers[entry] > records.layers[winner]) {
-        winner = entry;
-      }
+      consider(records, versions[entry].generated ? generated : curated, entry, diagnostics);
     }
-    kept.push_back(winner);
+    if (curated) {
+      out.push_back(std::move(versions[*curated]));
+      if (generated && !fill_from_generated(out.back(), versions[*generated])) {
+        const Origin& at = out.back().origin;
+        diagnostics.push_back(Diagnostic{
+            at.file, at.line, at.column,
+            "`" + out.back().id() + "`: the file its `url` or `sha256` names is not among the " +
+                "artifacts of " + versions[*generated].origin.to_string() +
+                "; check the hash, or refresh the snapshot"});
+      }
+    } else {
+      out.push_back(std::move(versions[*generated]));
+    }
     run = next;
   }
-  std::vector<PackageVersion> out;
-  out.reserve(kept.size());
-  for (const std::size_t index : kept) out.push_back(std::move(records.versions[index]));
   return out;
 }
 

@@ -4,6 +4,7 @@
 #include <array>
 #include <cctype>
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <unordered_map>
@@ -13,8 +14,9 @@
 namespace bevenv::matrix::detail {
 namespace {
 
-// The keys of a `[[package]]` record that can hold a plain value; `build_step` and `variants`
-// are tables, which the fast path leaves to toml++.
+// The keys of a `[[package]]` record that can hold a plain value; `build_step` and `variants` are
+// tables, which the fast path leaves to toml++. `generated` (a one-line inline table of two
+// strings) and `artifacts` (one inline table per line) are what the generated layer writes.
 enum class Field : std::uint8_t {
   name,
   version,
@@ -32,10 +34,12 @@ enum class Field : std::uint8_t {
   note,
   build,
   deps,
+  generated,
+  artifacts,
 };
-constexpr std::size_t kFieldCount = 16;
+constexpr std::size_t kFieldCount = 18;
 
-enum class Kind : std::uint8_t { absent, string, strings, boolean };
+enum class Kind : std::uint8_t { absent, string, strings, boolean, provenance, artifacts };
 
 struct KnownKey {
   std::string_view key;
@@ -59,6 +63,8 @@ constexpr std::array<KnownKey, kFieldCount> kKnownKeys = {{
     {"note", Field::note, Kind::string},
     {"build", Field::build, Kind::string},
     {"deps", Field::deps, Kind::string},
+    {"generated", Field::generated, Kind::provenance},
+    {"artifacts", Field::artifacts, Kind::artifacts},
 }};
 
 struct Value {
@@ -69,12 +75,21 @@ struct Value {
   bool flag = false;
 };
 
+// One line of `artifacts` as written; `size` is nullopt when left out.
+struct ArtifactText {
+  std::string_view filename, url, sha256;
+  std::optional<std::uint64_t> size;
+};
+
 // One `[[package]]` table as written: its header position and its values by field.
 struct Table {
   std::uint32_t line = 0;
   std::uint32_t column = 0;
   std::array<Value, kFieldCount> values{};
   std::vector<std::string_view> items;
+  std::string_view index, read;  // `generated`
+  std::vector<ArtifactText> artifacts;
+  bool in_artifacts = false;  // between `artifacts = [` and its `]`
 
   const Value& operator[](Field field) const { return values[static_cast<std::size_t>(field)]; }
   Value& operator[](Field field) { return values[static_cast<std::size_t>(field)]; }
@@ -119,12 +134,14 @@ class LineScanner {
     while (!done() && is_bare_key_char(peek())) ++at_;
     return line_.substr(start, at_ - start);
   }
-  // A basic string without escapes; false for anything else.
+  // A basic string without escapes or a literal string (whose text is as written, so the two read
+  // alike); false for anything else.
   bool string(std::string_view& out) {
-    if (done() || peek() != '"') return false;
+    if (done() || (peek() != '"' && peek() != '\'')) return false;
+    const char quote = peek();
     const std::size_t start = ++at_;
-    while (!done() && peek() != '"') {
-      if (!is_plain_char(peek()) || peek() == '\\') return false;
+    while (!done() && peek() != quote) {
+      if (!is_plain_char(peek()) || (quote == '"' && peek() == '\\')) return false;
       ++at_;
     }
     if (done()) return false;
@@ -146,6 +163,38 @@ class LineScanner {
       if (!take(",")) return false;
     }
   }
+  // A decimal integer toml++ reads the same: no sign, `_` or leading zero, and well inside int64.
+  bool size(std::uint64_t& out) {
+    const std::size_t start = at_;
+    while (!done() && peek() >= '0' && peek() <= '9') ++at_;
+    const std::size_t length = at_ - start;
+    if (length == 0 || length > 18 || (length > 1 && line_[start] == '0')) return false;
+    out = 0;
+    for (std::size_t i = start; i < at_; ++i)
+      out = out * 10 + static_cast<unsigned>(line_[i] - '0');
+    return done() || is_space(peek()) || peek() == ',' || peek() == '}';
+  }
+  // `key = "text"` for one of `keys`, each at most once, in an inline table.
+  bool inline_strings(std::span<const std::string_view> keys, std::span<std::string_view*> into) {
+    if (!take("{")) return false;
+    std::vector<bool> seen(keys.size(), false);
+    for (;;) {
+      skip_space();
+      const std::string_view key = bare_key();
+      const auto it = std::find(keys.begin(), keys.end(), key);
+      if (it == keys.end()) return false;
+      const auto k = static_cast<std::size_t>(it - keys.begin());
+      if (seen[k]) return false;
+      seen[k] = true;
+      skip_space();
+      if (!take("=")) return false;
+      skip_space();
+      if (!string(*into[k])) return false;
+      skip_space();
+      if (take("}")) return std::all_of(seen.begin(), seen.end(), [](bool b) { return b; });
+      if (!take(",")) return false;
+    }
+  }
   bool boolean(bool& out) {
     if (take("true")) {
       out = true;
@@ -161,6 +210,59 @@ class LineScanner {
   std::string_view line_;
   std::size_t at_ = 0;
 };
+
+// `{ filename = "...", url = "...", sha256 = "...", size = N },`: one line of `artifacts`.
+bool read_artifact(LineScanner& scanner, Table& table) {
+  if (!scanner.take("{")) return false;
+  ArtifactText artifact;
+  std::array<bool, 4> seen{};
+  for (;;) {
+    scanner.skip_space();
+    const std::string_view key = scanner.bare_key();
+    constexpr std::array<std::string_view, 4> kKeys = {"filename", "url", "sha256", "size"};
+    const auto it = std::find(kKeys.begin(), kKeys.end(), key);
+    if (it == kKeys.end()) return false;
+    const auto k = static_cast<std::size_t>(it - kKeys.begin());
+    if (seen[k]) return false;
+    seen[k] = true;
+    scanner.skip_space();
+    if (!scanner.take("=")) return false;
+    scanner.skip_space();
+    std::uint64_t size = 0;
+    const bool took = k == 0   ? scanner.string(artifact.filename)
+                      : k == 1 ? scanner.string(artifact.url)
+                      : k == 2 ? scanner.string(artifact.sha256)
+                               : scanner.size(size);
+    if (!took) return false;
+    if (k == 3) artifact.size = size;
+    scanner.skip_space();
+    if (scanner.take("}")) break;
+    if (!scanner.take(",")) return false;
+  }
+  if (!seen[0] || !seen[1] || !seen[2]) return false;
+  table.artifacts.push_back(artifact);
+  scanner.skip_space();
+  scanner.take(",");
+  return scanner.rest_is_blank();
+}
+
+// A line inside `artifacts = [ ... ]`.
+bool read_artifacts_line(LineScanner& scanner, Table& table) {
+  if (scanner.take("]")) {
+    table.in_artifacts = false;
+    return scanner.rest_is_blank();
+  }
+  return read_artifact(scanner, table);
+}
+
+// The opening of `artifacts`: `[]`, or `[` alone with the tables on the lines that follow.
+bool open_artifacts(LineScanner& scanner, Table& table) {
+  if (!scanner.take("[")) return false;
+  scanner.skip_space();
+  if (scanner.take("]")) return scanner.rest_is_blank();
+  table.in_artifacts = true;
+  return scanner.rest_is_blank();
+}
 
 // `key = value`; false when the line is anything else or repeats a key.
 bool read_key_value(LineScanner& scanner, Table& table) {
@@ -181,6 +283,12 @@ bool read_key_value(LineScanner& scanner, Table& table) {
     value.first = table.items.size();
     if (!scanner.strings(table.items)) return false;
     value.count = table.items.size() - value.first;
+  } else if (known->kind == Kind::provenance) {
+    constexpr std::array<std::string_view, 2> kKeys = {"index", "read"};
+    std::array<std::string_view*, 2> into = {&table.index, &table.read};
+    if (!scanner.inline_strings(kKeys, into)) return false;
+  } else if (known->kind == Kind::artifacts) {
+    return open_artifacts(scanner, table);
   } else if (!scanner.boolean(value.flag)) {
     return false;
   }
@@ -324,7 +432,11 @@ class RecordBuilder {
       if (*deps != "curated" && *deps != "complete") return false;
       record.deps_complete = *deps == "complete";
     }
-    return ok_ && !record.sources.empty() && plain_sha256(record.sha256);
+    if (table_[Field::generated].kind != Kind::absent) {
+      record.generated = Provenance{std::string(table_.index), std::string(table_.read)};
+    }
+    if (!artifacts(record.artifacts)) return false;
+    return ok_ && (!record.sources.empty() || record.generated) && plain_sha256(record.sha256);
   }
 
  private:
@@ -350,6 +462,17 @@ class RecordBuilder {
       if (!is_arch_name(text, prefix)) return false;
       into.emplace_back(text);
     }
+    return true;
+  }
+  bool artifacts(std::vector<Artifact>& into) const {
+    into.reserve(table_.artifacts.size());
+    for (const ArtifactText& text : table_.artifacts) {
+      if (text.sha256.size() != 64 || !plain_sha256(std::string(text.sha256))) return false;
+      into.push_back(
+          {std::string(text.filename), std::string(text.url), std::string(text.sha256), text.size});
+    }
+    std::sort(into.begin(), into.end(),
+              [](const Artifact& a, const Artifact& b) { return a.filename < b.filename; });
     return true;
   }
   template <class T>
@@ -390,6 +513,10 @@ bool read_lines(const SourceFile& source, PackageRecords& out) {
     ++line_number;
     scanner.skip_space();
     if (scanner.rest_is_blank()) continue;
+    if (table.in_artifacts) {
+      if (!read_artifacts_line(scanner, table)) return false;
+      continue;
+    }
     if (scanner.peek() == '[') {
       const auto column = static_cast<std::uint32_t>(scanner.at() + 1);
       if (!scanner.take("[[package]]") || !scanner.rest_is_blank() || !finish_table()) {
@@ -397,6 +524,8 @@ bool read_lines(const SourceFile& source, PackageRecords& out) {
       }
       table.values.fill(Value{});
       table.items.clear();
+      table.artifacts.clear();
+      table.index = table.read = {};
       table.line = line_number;
       table.column = column;
       in_table = true;
@@ -404,7 +533,7 @@ bool read_lines(const SourceFile& source, PackageRecords& out) {
     }
     if (!in_table || !read_key_value(scanner, table)) return false;
   }
-  return in_table && finish_table();
+  return in_table && !table.in_artifacts && finish_table();
 }
 
 }  // namespace

@@ -72,6 +72,9 @@ void check_packages(const Matrix& matrix, std::vector<Diagnostic>& diagnostics) 
           last_package = matrix.find_package(requirement.name);
           last_spelling = &requirement.name;
         }
+        // A generated record's bound may fall outside the releases the snapshot kept (it keeps the
+        // newest of each specifier): the solver skips that release, nothing is wrong.
+        if (version.generated && last_package != nullptr) continue;
         const std::string reason = unmet_reason_in(last_package, requirement);
         if (!reason.empty()) {
           report(diagnostics, version.origin,

@@ -1,4 +1,5 @@
 #include "bevenv/app/matrix_commands.hpp"
+#include "bevenv/app/matrix_snapshot.hpp"
 #include "commands.hpp"
 
 namespace bevenv::cli {
@@ -49,6 +50,38 @@ void add_matrix_commands(CLI::App& root, const GlobalOptions& global, Action& ac
     options.matrix = matrix_options(global);
     options.failure = *failure;
     action = [options] { return app::matrix_rules(options); };
+  });
+  auto snapshot = std::make_shared<app::MatrixSnapshotOptions>();
+  auto snapshot_out = std::make_shared<std::string>();
+  auto snapshot_config = std::make_shared<std::string>();
+  auto snapshot_max = std::make_shared<std::size_t>(0);
+  CLI::App* snap = matrix->add_subcommand(
+      "snapshot", "Read the real index and write the generated layer (matrix/generated/pypi.toml)");
+  snap->footer(
+      "Run from the repository root. Example:\n"
+      "  bevenv matrix snapshot --date 2026-12-01\n"
+      "Roots: every profile's requirements and the `roots` of matrix/snapshot.toml.");
+  snap->add_option("--date", snapshot->date, "The snapshot's date (default: today, UTC)")
+      ->type_name("YYYY-MM-DD");
+  snap->add_option("-o,--output", *snapshot_out, "Directory to write pypi.toml into")
+      ->type_name("DIR");
+  snap->add_option("--config", *snapshot_config,
+                   "Roots and targets (default: matrix/snapshot.toml)")
+      ->type_name("FILE");
+  snap->add_option("--index-url", snapshot->index_url, "Package index to read, instead of PyPI")
+      ->type_name("URL");
+  snap->add_option("--find-links", snapshot->find_links,
+                   "A page of links to wheels, or a local directory, read first (repeatable)")
+      ->type_name("URL|DIR");
+  snap->add_option("--max-versions", *snapshot_max,
+                   "Newest releases kept per specifier (default 40, or the config's)");
+  snap->callback([&global, &action, snapshot, snapshot_out, snapshot_config, snapshot_max] {
+    snapshot->matrix = matrix_options(global);
+    if (!snapshot_out->empty()) snapshot->output_dir = *snapshot_out;
+    if (!snapshot_config->empty()) snapshot->config = *snapshot_config;
+    if (*snapshot_max > 0) snapshot->max_versions = *snapshot_max;
+    snapshot->progress = !global.quiet && !global.json;
+    action = [snapshot] { return app::matrix_snapshot(*snapshot); };
   });
 }
 

@@ -9,6 +9,7 @@
 #include "bevenv/lockfiles/reader.hpp"
 #include "bevenv/lockfiles/writer.hpp"
 #include "bevenv/solver/solve.hpp"
+#include "lock_generated.hpp"
 #include "lock_index.hpp"
 #include "lock_inputs.hpp"
 #include "lock_result.hpp"
@@ -184,7 +185,12 @@ CommandOutput lock(const LockOptions& options) {
   }
   const auto& solution = std::get<solver::Solution>(result);
   lockfiles::Lockfile lock = build_lockfile(inputs, translation, solution);
-  if (index) attach_artifacts(*index, inputs, lock);  // URL, sha256, size (lock_index.cpp)
+  // URL, sha256, size: from the sources (lock_index.cpp), else from the generated layer.
+  if (index) {
+    attach_artifacts(*index, inputs, lock);
+  } else {
+    attach_matrix_artifacts(inputs, lock);
+  }
   if (options.check) return check_against_disk(inputs, lock);
 
   lockfiles::write_lockfile(inputs.output, lock);

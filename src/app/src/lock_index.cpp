@@ -548,6 +548,8 @@ const matrix::PackageVersion* curated_record(const LockInputs& inputs,
   return nullptr;
 }
 
+}  // namespace
+
 // The sdist travels as data: the URL a page served never becomes part of a command.
 lockfiles::BuildStep sdist_build(const lockfiles::Package& p, const lockfiles::Artifact& sdist) {
   lockfiles::BuildStep step;
@@ -557,8 +559,6 @@ lockfiles::BuildStep sdist_build(const lockfiles::Package& p, const lockfiles::A
   step.source = sdist;
   return step;
 }
-
-}  // namespace
 
 void attach_artifacts(IndexSession& session, const LockInputs& inputs, lockfiles::Lockfile& lock) {
   const index::TagRanking ranking = ranking_for(inputs);

@@ -51,4 +51,8 @@ void add_index_records(IndexSession& session, const LockInputs& inputs, Translat
 // artifact, or a hash does not match.
 void attach_artifacts(IndexSession& session, const LockInputs& inputs, lockfiles::Lockfile& lock);
 
+// The build step that installs a pinned sdist (after its dependencies), for the index path and
+// the generated layer's sdist-only releases alike.
+lockfiles::BuildStep sdist_build(const lockfiles::Package& p, const lockfiles::Artifact& sdist);
+
 }  // namespace bevenv::app

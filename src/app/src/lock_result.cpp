@@ -92,6 +92,9 @@ std::vector<Reason> reasons_for(const solver::ChosenPackage& chosen,
 lockfiles::Source source_of(const matrix::PackageVersion& build) {
   if (!build.find_links.empty()) return {lockfiles::SourceKind::find_links, build.find_links};
   if (!build.index_url.empty()) return {lockfiles::SourceKind::index, build.index_url};
+  // A generated record comes from the index the snapshot read.
+  if (build.generated && build.generated->index != "https://pypi.org/simple")
+    return {lockfiles::SourceKind::index, build.generated->index};
   return {lockfiles::SourceKind::pypi, "https://pypi.org/simple"};
 }
 

@@ -5,6 +5,7 @@
 #include "bevenv/core/name.hpp"
 #include "bevenv/matrix/evaluate.hpp"
 #include "bevenv/solver/solve.hpp"
+#include "lock_generated.hpp"
 
 namespace bevenv::app {
 namespace {
@@ -89,6 +90,7 @@ bool rule_binds(const matrix::Rule& rule, const matrix::PackageVersion& build) {
 void add_records(const LockInputs& inputs, const std::vector<const matrix::Rule*>& active,
                  Translation& out) {
   const core::MarkerEnvironment env = inputs.target.marker_environment();
+  const index::TagRanking ranking = ranking_for_target(inputs.target);
   for (const auto& [name, package] : inputs.matrix.packages) {
     for (const auto& build : package.versions) {
       solver::PackageRecord record;
@@ -104,6 +106,13 @@ void add_records(const LockInputs& inputs, const std::vector<const matrix::Rule*
       for (const matrix::Rule* rule : active) {
         if (rule_binds(*rule, build))
           record.requirements.push_back(dependency_of(rule->then, rule_origin(*rule)));
+      }
+      // A generated release with files for other targets only (an aarch64 wheel, another
+      // CPython) cannot be installed here.
+      if (!build.artifacts.empty() && best_matrix_artifact(build, ranking) == nullptr) {
+        record.requirements.push_back({kNoFileVirtual, core::SpecifierSet(),
+                                       self + " (no file for " + inputs.target.platform +
+                                           ", python " + inputs.target.python_minor + ")"});
       }
       if (!build.python.empty()) {
         record.requirements.push_back({kPythonVirtual, build.python, self + " (Python range)"});

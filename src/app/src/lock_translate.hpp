@@ -16,6 +16,8 @@ namespace bevenv::app {
 // Virtual packages standing for target facts.
 inline constexpr const char* kPythonVirtual = "__python";
 inline constexpr const char* kCudaVirtual = "__cuda";
+// Required by generated releases none of whose files fits the target; nothing provides it.
+inline constexpr const char* kNoFileVirtual = "__file-for-target";
 // `__kernels-sm_90`: required by builds with no SASS or PTX that runs on sm_90; nothing provides
 // it, so such builds cannot be chosen and explanations say why.
 std::string kernels_virtual(const GpuArch& gpu);

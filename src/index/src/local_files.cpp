@@ -52,7 +52,8 @@ std::string header_block(const std::string& text) {
     if (end == std::string::npos) end = text.size();
     std::string_view line(text.data() + pos, end - pos);
     if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-    if (line.find_first_not_of(" \t") == std::string_view::npos) return text.substr(0, pos);
+    // Only an empty line ends it: a line of blanks folds a License text's empty paragraph.
+    if (line.empty()) return text.substr(0, pos);
     pos = end + 1;
   }
   return text;
@@ -63,7 +64,7 @@ std::string header_block(const std::string& text) {
 // A truncated or garbled file is dropped whole: the cache is only ever a shortcut.
 DirectoryFacts::DirectoryFacts(fs::path cache_root, fs::path directory) {
   if (cache_root.empty()) return;
-  file_ = cache_root / "local-v1" / core::sha256_hex(directory.lexically_normal().string());
+  file_ = cache_root / "local-v2" / core::sha256_hex(directory.lexically_normal().string());
   const auto text = core::try_read_file(file_);
   if (!text || !std::string_view(*text).starts_with(kMagic)) return;
   const std::string_view all(*text);

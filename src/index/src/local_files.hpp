@@ -1,7 +1,7 @@
 #pragma once
 // What bevenv learned about wheels and sdists in local directories, kept in the download cache
 // so a later lock does not open every archive again: one file per directory,
-// `local-v1/<sha256 of the directory path>`, with each file's core metadata header block and
+// `local-v2/<sha256 of the directory path>`, with each file's core metadata header block and
 // sha256. An entry is used only while the file keeps the size and modification time (to the
 // nanosecond) it had when it was read; any other change reads the file again.
 #include <cstdint>

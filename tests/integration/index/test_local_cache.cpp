@@ -76,7 +76,7 @@ TEST_CASE("local wheels: metadata and sha256 cached by size and mtime", "[index]
   REQUIRE(cold.artifact);
   CHECK(requires_of(*cold.metadata) == expected_requires);
   CHECK(cold.artifact->sha256 == expected[0]);
-  REQUIRE(fs::is_directory(cache / "local-v1"));
+  REQUIRE(fs::is_directory(cache / "local-v2"));
 
   // Same size and mtime: the recorded facts are used, without opening the archive (its bytes
   // are now zeros, which no zip reader would accept).

@@ -43,6 +43,23 @@ struct BuildStep {
   Origin origin;
 };
 
+// One file of a release as the generated layer records it (a wheel for one set of tags, or the
+// sdist).
+struct Artifact {
+  std::string filename;
+  std::string url;
+  std::string sha256;                 // 64 lower-case hex digits
+  std::optional<std::uint64_t> size;  // bytes
+  bool operator==(const Artifact&) const = default;
+};
+
+// Where and when a generated record was read (`bevenv matrix snapshot`).
+struct Provenance {
+  std::string index;  // `https://pypi.org/simple`
+  std::string read;   // the snapshot's date, `2026-12-01`
+  bool operator==(const Provenance&) const = default;
+};
+
 // One installable version of a package. CUDA builds are distinct versions with a local part
 // (`1.10.1+cu113`). Where an index publishes several builds under one public version (OpenMMLab
 // find-links pages), the local part is a matrix label and `local_is_published` is false.
@@ -59,6 +76,10 @@ struct PackageVersion {
   std::string find_links;             // find-links page serving it
   std::string artifact_url;
   std::string sha256;
+  std::vector<Artifact> artifacts;  // generated: every file of the release, by filename
+  // Set on records of the generated layer: such a record never replaces a curated one of the same
+  // version, it fills it in (merge.cpp).
+  std::optional<Provenance> generated;
   BuildKind build = BuildKind::wheel;
   std::optional<BuildStep> build_step;  // for BuildKind::source
   bool deps_complete = false;           // false: `requirements` lists the deps that matter, not all

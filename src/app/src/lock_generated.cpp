@@ -1,0 +1,78 @@
+#include "lock_generated.hpp"
+
+#include <algorithm>
+#include <cctype>
+
+#include "bevenv/core/name.hpp"
+#include "lock_index.hpp"
+
+namespace bevenv::app {
+namespace {
+
+// The record a locked package stands for: its install version and its variant (the local part,
+// which labels such as `cu113.torch1.10.0` keep apart when the index publishes one version).
+const matrix::PackageVersion* record_of(const matrix::Matrix& matrix, const lockfiles::Package& p) {
+  const matrix::Package* package = matrix.find_package(p.name);
+  if (package == nullptr) return nullptr;
+  for (const auto& build : package->versions) {
+    if (build.install_version() == p.version && build.version.local_string() == p.variant)
+      return &build;
+  }
+  return nullptr;
+}
+
+std::string lower(std::string text) {
+  std::transform(text.begin(), text.end(), text.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return text;
+}
+
+}  // namespace
+
+index::TagRanking ranking_for_target(const TargetFacts& target) {
+  return index::TagRanking(index::TargetTags::from(target.python, target.platform, target.glibc));
+}
+
+const matrix::Artifact* best_matrix_artifact(const matrix::PackageVersion& record,
+                                             const index::TagRanking& ranking) {
+  const matrix::Artifact* best = nullptr;
+  std::size_t best_rank = 0;
+  const matrix::Artifact* sdist = nullptr;
+  // Artifacts are sorted by filename, so ties go to the first name: the choice is stable.
+  for (const auto& artifact : record.artifacts) {
+    const auto wheel = index::parse_wheel_filename(artifact.filename);
+    if (!wheel) {
+      if (sdist == nullptr && index::parse_sdist_filename(artifact.filename, record.name))
+        sdist = &artifact;
+      continue;
+    }
+    const auto rank = ranking.rank(*wheel);
+    if (rank && (best == nullptr || *rank < best_rank)) {
+      best = &artifact;
+      best_rank = *rank;
+    }
+  }
+  return best != nullptr ? best : sdist;
+}
+
+void attach_matrix_artifacts(const LockInputs& inputs, lockfiles::Lockfile& lock) {
+  const index::TagRanking ranking = ranking_for_target(inputs.target);
+  for (auto& package : lock.packages) {
+    const matrix::PackageVersion* record = record_of(inputs.matrix, package);
+    if (record == nullptr || record->artifacts.empty()) continue;
+    const matrix::Artifact* best = best_matrix_artifact(*record, ranking);
+    if (best == nullptr) continue;  // the translation kept such records out of the solution
+    lockfiles::Artifact artifact;
+    artifact.filename = best->filename;
+    artifact.url = best->url;
+    artifact.sha256 = lower(best->sha256);
+    artifact.size = best->size;
+    package.artifacts = {artifact};
+    if (!index::parse_wheel_filename(best->filename)) {
+      lock.builds.push_back(sdist_build(package, artifact));
+    }
+  }
+  lockfiles::canonicalize(lock);
+}
+
+}  // namespace bevenv::app

@@ -1,0 +1,22 @@
+#pragma once
+// Offline locks from the generated layer: every pin whose matrix record lists artifacts gets the
+// one that fits the target best (a wheel by PEP 425 tag rank, else the sdist with its build
+// step), with URL, sha256 and size, without touching the network.
+#include "bevenv/index/wheel.hpp"
+#include "bevenv/lockfiles/model.hpp"
+#include "bevenv/matrix/model.hpp"
+#include "lock_inputs.hpp"
+
+namespace bevenv::app {
+
+index::TagRanking ranking_for_target(const TargetFacts& target);
+
+// The artifact of `record` to install on the target; null when it lists none that fits.
+const matrix::Artifact* best_matrix_artifact(const matrix::PackageVersion& record,
+                                             const index::TagRanking& ranking);
+
+// Gives each package of `lock` its record's best artifact; packages whose records list none keep
+// what they have.
+void attach_matrix_artifacts(const LockInputs& inputs, lockfiles::Lockfile& lock);
+
+}  // namespace bevenv::app

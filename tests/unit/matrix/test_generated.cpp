@@ -1,0 +1,156 @@
+// The generated layer sits below the curated one: a curated record of the same name and version
+// wins whatever the layers, and takes from the generated record what it lacks (artifacts with
+// hashes, Requires-Python, the requirements it does not mention unless its list is complete).
+#include <catch2/catch.hpp>
+#include <string>
+#include <vector>
+
+#include "bevenv/matrix/loader.hpp"
+
+using namespace bevenv;
+
+namespace {
+
+const std::string kSha(64, 'a');
+
+matrix::SourceFile file(std::string path, std::string text, std::size_t layer) {
+  return matrix::SourceFile{std::move(path), std::move(text), layer,
+                            layer == 0 ? matrix::Layer::embedded : matrix::Layer::overlay};
+}
+
+std::string generated(const std::string& name, const std::string& version,
+                      const std::string& requires_ = "[\"dep\"]") {
+  return "[[package]]\nname = \"" + name + "\"\nversion = \"" + version +
+         "\"\npython = \">=3.7\"\nrequires = " + requires_ +
+         "\ndeps = \"complete\"\n"
+         "generated = { index = \"https://pypi.org/simple\", read = \"2026-12-01\" }\n"
+         "artifacts = [\n  { filename = \"" +
+         name + "-" + version + "-py3-none-any.whl\", url = \"https://f/" + name +
+         ".whl\", sha256 = \"" + kSha + "\", size = 10 },\n]\n\n";
+}
+
+const std::string kDep = generated("dep", "1.0", "[]");
+
+const matrix::PackageVersion& only(const matrix::LoadResult& result, const std::string& name,
+                                   const std::string& version) {
+  REQUIRE(result.has_value());
+  const auto* record = result->find_version(name, core::Version::parse(version).value());
+  REQUIRE(record != nullptr);
+  return *record;
+}
+
+std::vector<std::string> names(const matrix::PackageVersion& record) {
+  std::vector<std::string> out;
+  for (const auto& r : record.requirements) out.push_back(r.to_string());
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("a curated record wins over a generated one and takes its artifacts and requirements") {
+  const std::string curated =
+      "[[package]]\nname = \"tool\"\nversion = \"1.0\"\nrequires = [\"dep<2\"]\n"
+      "sources = [\"review\"]\n";
+  for (const std::size_t generated_layer : {0u, 1u, 2u}) {
+    INFO("generated layer " << generated_layer);
+    const auto result =
+        matrix::load_sources({file("curated/a.toml", curated, 1),
+                              file("gen/pypi.toml",
+                                   kDep + generated("tool", "1.0", "[\"dep>=1\", \"extra\"]") +
+                                       generated("extra", "0.1", "[]"),
+                                   generated_layer)});
+    const auto& tool = only(result, "tool", "1.0");
+    CHECK_FALSE(tool.generated.has_value());  // the curated record, filled in
+    CHECK(tool.origin.file == "curated/a.toml");
+    // The curated bound on `dep` stands; `extra`, which it does not mention, is added.
+    CHECK(names(tool) == std::vector<std::string>{"dep<2", "extra"});
+    CHECK(tool.deps_complete);
+    CHECK(tool.python.to_string() == ">=3.7");
+    REQUIRE(tool.artifacts.size() == 1);
+    CHECK(tool.artifacts[0].sha256 == kSha);
+    CHECK(tool.sources.back() == "gen/pypi.toml (https://pypi.org/simple, read 2026-12-01)");
+  }
+}
+
+TEST_CASE("a curated record keeps what it says itself") {
+  const std::string curated =
+      "[[package]]\nname = \"tool\"\nversion = \"1.0\"\npython = \">=3.6\"\n"
+      "requires = [\"dep<2\"]\ndeps = \"complete\"\n"
+      "url = \"https://mine/tool-1.0-py3-none-any.whl\"\n"
+      "sources = [\"review\"]\n\n"
+      "[[package]]\nname = \"tool\"\nversion = \"2.0\"\nindex = \"https://other/simple\"\n"
+      "sources = [\"review\"]\n";
+  const auto result = matrix::load_sources(
+      {file("curated/a.toml", curated, 0),
+       file("gen/pypi.toml", kDep + generated("tool", "1.0") + generated("tool", "2.0"), 0)});
+  const auto& one = only(result, "tool", "1.0");
+  CHECK(names(one) == std::vector<std::string>{"dep<2"});  // complete: nothing added
+  CHECK(one.python.to_string() == ">=3.6");
+  // It names its own file: that one, with the generated hash and size.
+  REQUIRE(one.artifacts.size() == 1);
+  CHECK(one.artifacts[0].sha256 == kSha);
+  // Served from another index: the generated record speaks of other files.
+  const auto& two = only(result, "tool", "2.0");
+  CHECK(two.artifacts.empty());
+  CHECK(two.requirements.empty());
+}
+
+TEST_CASE("generated records stand alone, and a later generated layer replaces an earlier one") {
+  const auto result =
+      matrix::load_sources({file("gen/pypi.toml", kDep + generated("tool", "1.0"), 0),
+                            file("new/pypi.toml", generated("tool", "1.0", "[]"), 1)});
+  const auto& tool = only(result, "tool", "1.0");
+  REQUIRE(tool.generated.has_value());
+  CHECK(tool.origin.file == "new/pypi.toml");
+  CHECK(tool.requirements.empty());
+
+  // Twice in one layer is a duplicate, as for curated records.
+  const auto twice = matrix::load_sources({file("gen/a.toml", kDep + generated("tool", "1.0"), 0),
+                                           file("gen/b.toml", generated("tool", "1.0"), 0)});
+  REQUIRE_FALSE(twice.has_value());
+  CHECK(twice.error().at(0).message.find("duplicate package `tool` `1.0`") != std::string::npos);
+}
+
+TEST_CASE("a generated record may require releases the snapshot did not keep, not unknown names") {
+  const auto kept_out = matrix::load_sources(
+      {file("gen/pypi.toml", kDep + generated("tool", "1.0", "[\"dep>=5\"]"), 0)});
+  CHECK(kept_out.has_value());
+  const auto unknown =
+      matrix::load_sources({file("gen/pypi.toml", generated("tool", "1.0", "[\"nowhere\"]"), 0)});
+  REQUIRE_FALSE(unknown.has_value());
+  CHECK(unknown.error().at(0).message.find("`nowhere` is not in the matrix") != std::string::npos);
+}
+
+TEST_CASE("artifacts and generated are checked field by field") {
+  const std::string bad =
+      "[[package]]\nname = \"tool\"\nversion = \"1.0\"\n"
+      "generated = { index = \"https://pypi.org/simple\" }\n"
+      "artifacts = [{ filename = \"t.whl\", url = \"u\", sha256 = \"abc\", size = -1, x = 1 }]\n";
+  const auto result = matrix::load_sources({file("gen/bad.toml", bad, 0)});
+  REQUIRE_FALSE(result.has_value());
+  std::string all;
+  for (const auto& d : result.error()) all += d.to_string() + "\n";
+  CHECK(all.find("gen/bad.toml:4:") != std::string::npos);
+  CHECK(all.find("`package.generated`: missing required key `read`") != std::string::npos);
+  CHECK(all.find("`package.artifacts[0].sha256`: expected 64 hexadecimal digits") !=
+        std::string::npos);
+  CHECK(all.find("`package.artifacts[0].size`: expected a size in bytes") != std::string::npos);
+  CHECK(all.find("`package.artifacts[0]`: unknown key `x`") != std::string::npos);
+}
+
+TEST_CASE("a curated hash picks its file from the generated ones, and a foreign one is an error") {
+  const auto with_sha = [](const std::string& sha) {
+    return "[[package]]\nname = \"tool\"\nversion = \"1.0\"\nsha256 = \"" + sha +
+           "\"\nsources = [\"review\"]\n";
+  };
+  const std::string files = kDep + generated("tool", "1.0");
+  const auto same = matrix::load_sources(
+      {file("curated/a.toml", with_sha(std::string(64, 'A')), 0), file("gen/pypi.toml", files, 0)});
+  CHECK(only(same, "tool", "1.0").artifacts.size() == 1);  // hex digits compare in any case
+  const auto other = matrix::load_sources(
+      {file("curated/a.toml", with_sha(std::string(64, 'b')), 0), file("gen/pypi.toml", files, 0)});
+  REQUIRE_FALSE(other.has_value());
+  CHECK(other.error().at(0).to_string().find(
+            "curated/a.toml:1:1: `tool@1.0`: the file its `url` or `sha256` names is not among "
+            "the artifacts of gen/pypi.toml:") == 0);
+}
