@@ -98,10 +98,10 @@ void ask_roots(SnapshotClosure& closure, const SnapshotConfig& config,
     const auto env = make_target(profile->python, "linux_x86_64", config.glibc).env;
     for (const auto& requirement : profile->requirements) {
       const auto holds = requirement.marker.evaluate(env);
-      if (!holds || *holds) closure.ask(requirement, "profile `" + profile->name + "`");
+      if (!holds || *holds) closure.ask_root(requirement, "profile `" + profile->name + "`");
     }
   }
-  for (const auto& root : config.roots) closure.ask(root, "`matrix/snapshot.toml`");
+  for (const auto& root : config.roots) closure.ask_root(root, "`matrix/snapshot.toml`");
 }
 
 }  // namespace

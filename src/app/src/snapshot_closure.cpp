@@ -24,11 +24,17 @@ SnapshotClosure::SnapshotClosure(index::IndexClient& client, const matrix::Matri
 
 void SnapshotClosure::ask(const core::Requirement& requirement, const std::string& asked_by) {
   if (!requirement.url.empty()) return;  // a direct URL is no index's business
-  ask(requirement.normalized_name(), requirement.specifier, requirement.extras, asked_by);
+  ask(requirement.normalized_name(), requirement.specifier, requirement.extras, asked_by, false);
+}
+
+void SnapshotClosure::ask_root(const core::Requirement& requirement, const std::string& asked_by) {
+  if (!requirement.url.empty()) return;
+  ask(requirement.normalized_name(), requirement.specifier, requirement.extras, asked_by, true);
 }
 
 void SnapshotClosure::ask(const std::string& name, const core::SpecifierSet& specifier,
-                          const std::vector<std::string>& extras, const std::string& asked_by) {
+                          const std::vector<std::string>& extras, const std::string& asked_by,
+                          bool root) {
   if (served_elsewhere(name)) {
     skipped_.insert(name);
     follow_curated(name);
@@ -37,7 +43,9 @@ void SnapshotClosure::ask(const std::string& name, const core::SpecifierSet& spe
   auto [it, inserted] = wanted_.try_emplace(name);
   Wanted& w = it->second;
   if (inserted) w.asked_by = asked_by;
-  bool changed = w.specifiers.emplace(specifier.to_string(), specifier).second;
+  const std::string text = specifier.to_string();
+  bool changed = w.specifiers.emplace(text, specifier).second;
+  if (root) changed = w.root_specifiers.insert(text).second || changed;
   for (const auto& extra : extras) changed = w.extras.insert(extra).second || changed;
   if (changed) dirty_.insert(name);
 }
@@ -85,17 +93,19 @@ bool SnapshotClosure::usable(const index::Artifact& a) const {
   });
 }
 
-// The newest `max_versions_` releases each specifier allows (pre-releases only where a
-// specifier allows no final release), so an old bound keeps its matches next to a loose one.
-std::vector<core::Version> SnapshotClosure::candidates(const Files& files,
+// The newest `max_versions_` releases each specifier allows, every one a root's specifier allows
+// (the era a stack may move in); pre-releases only where a specifier allows no final release.
+// Per specifier, so an old bound keeps its matches next to a loose one.
+std::vector<core::Version> SnapshotClosure::candidates(const std::string& name, const Files& files,
                                                        const Wanted& wanted) const {
   std::set<core::Version> out;
   for (const auto& [text, specifier] : wanted.specifiers) {
+    const std::size_t cap = wanted.root_specifiers.count(text) > 0 ? SIZE_MAX : max_versions_;
     for (const bool prereleases : {false, true}) {
       std::size_t taken = 0;
-      for (auto it = files.rbegin(); it != files.rend() && taken < max_versions_; ++it) {
+      for (auto it = files.rbegin(); it != files.rend() && taken < cap; ++it) {
         const std::optional<bool> allow = prereleases ? std::optional<bool>(true) : std::nullopt;
-        if (!specifier.contains(it->first, allow)) continue;
+        if (!specifier.contains(it->first, allow) || dead_.count({name, it->first}) > 0) continue;
         out.insert(it->first);
         ++taken;
       }
@@ -143,12 +153,14 @@ void SnapshotClosure::list(const std::vector<std::string>& names) {
     if (!listing) {
       throw Error(ExitCode::failure, "cannot list `" + name + "`: " + listing.error(), kSourceHint);
     }
-    if (!listing->source) {
-      throw Error(ExitCode::failure,
-                  "no source lists `" + name + "` (asked by " + wanted_.at(name).asked_by + ")",
-                  kSourceHint);
-    }
     Files& files = files_[name];
+    if (!listing->source) {
+      // Published metadata does name packages no index has (notifiers 1.3.1 asks for
+      // `requestes`): the releases asking for it stay, and the solver finds them unusable.
+      problems_.push_back("`" + name + "`: no source lists it (asked by " +
+                          wanted_.at(name).asked_by + ")");
+      continue;
+    }
     for (auto& a : listing->artifacts) {
       if (usable(a)) files[a.version].push_back(std::move(a));
     }
@@ -174,16 +186,14 @@ void SnapshotClosure::read_round(const std::set<std::string>& round) {
     auto& have = read_[name];
     if (!have.empty() && w.extras.size() != w.extras_expanded) reexpand.push_back(name);
     w.extras_expanded = w.extras.size();
-    const auto versions = candidates(files, w);
-    if (versions.empty() && have.empty()) {
-      throw Error(ExitCode::failure,
-                  "no release of `" + name + "` has a file for the snapshot's targets (asked by " +
-                      w.asked_by + ")",
-                  "add its Python or platform to `matrix/snapshot.toml`, or relax the root that "
-                  "asks for it");
+    const auto versions = candidates(name, files, w);
+    if (versions.empty() && have.empty() && !files.empty()) {
+      problems_.push_back("`" + name +
+                          "`: no release has a file for the snapshot's targets (asked by " +
+                          w.asked_by + ")");
     }
     for (const auto& version : versions) {
-      if (have.count(version) > 0) continue;
+      if (have.count(version) > 0 || unreadable_.count({name, version}) > 0) continue;
       if (const index::Artifact* a = to_read(files.at(version))) {
         batch.push_back(*a);
         slots.emplace_back(name, version);
@@ -198,6 +208,7 @@ void SnapshotClosure::read_round(const std::set<std::string>& round) {
     const auto& [name, version] = slots[i];
     if (!metadata[i]) {
       problems_.push_back("`" + batch[i].filename + "`: " + metadata[i].error());
+      unreadable_.insert({name, version});
       continue;
     }
     const bool wheel = batch[i].kind == index::ArtifactKind::wheel;
@@ -242,6 +253,7 @@ SnapshotResult SnapshotClosure::result() const {
   for (const auto& [name, versions] : read_) {
     const Wanted& w = wanted_.at(name);
     for (const auto& [version, read] : versions) {
+      if (dead_.count({name, version}) > 0) continue;
       SnapshotRecord record;
       record.name = name;
       record.version = version;
@@ -256,11 +268,72 @@ SnapshotResult SnapshotClosure::result() const {
   }
   out.skipped.assign(skipped_.begin(), skipped_.end());
   out.problems = problems_;
+  drop_unresolvable(out);
   return out;
 }
 
+// A release that requires a name with no record (no source lists it, or every release of it
+// was left out) can never be installed: leaving it out keeps the layer loadable, and the lock
+// then picks another release or explains. Repeats until no record names a missing package.
+void SnapshotClosure::drop_unresolvable(SnapshotResult& out) const {
+  for (bool dropped = true; dropped;) {
+    dropped = false;
+    std::set<std::string> present(skipped_.begin(), skipped_.end());
+    for (const auto& record : out.records) present.insert(record.name);
+    auto missing = [&](const SnapshotRecord& record) -> const core::Requirement* {
+      for (const auto& r : record.requires_) {
+        if (present.count(r.normalized_name()) == 0) return &r;
+      }
+      return nullptr;
+    };
+    std::vector<SnapshotRecord> kept;
+    for (auto& record : out.records) {
+      if (const core::Requirement* r = missing(record)) {
+        out.problems.push_back("`" + record.name + " " + record.version.to_string() +
+                               "`: requires `" + r->normalized_name() + "`, which has no record");
+        dropped = true;
+        continue;
+      }
+      kept.push_back(std::move(record));
+    }
+    out.records = std::move(kept);
+  }
+}
+
+// A release is dead when a requirement of it matches no release with a usable file, or only dead
+// ones (jupyter's newest notebook needs a jupyterlab for Python >= 3.9): it can never be
+// installed on a target,
+// so it gives up its place among the newest releases kept, and the next older one is read.
+bool SnapshotClosure::mark_dead() {
+  bool marked = false;
+  for (const auto& [name, versions] : read_) {
+    const Wanted& w = wanted_.at(name);
+    for (const auto& [version, read] : versions) {
+      if (dead_.count({name, version}) > 0) continue;
+      for (const auto& r : read.metadata.requires_dist) {
+        if (!r.url.empty() || !applies(r, w.extras)) continue;
+        const auto listed = files_.find(r.normalized_name());
+        if (listed == files_.end() || served_elsewhere(listed->first)) continue;
+        const bool any =
+            std::any_of(listed->second.begin(), listed->second.end(), [&](const auto& f) {
+              return r.specifier.contains(f.first, true) &&
+                     dead_.count({listed->first, f.first}) == 0;
+            });
+        if (any) continue;
+        dead_.insert({name, version});
+        dirty_.insert(name);
+        marked = true;
+        break;
+      }
+    }
+  }
+  return marked;
+}
+
 SnapshotResult SnapshotClosure::run() {
-  while (!dirty_.empty()) read_round(std::exchange(dirty_, {}));
+  do {
+    while (!dirty_.empty()) read_round(std::exchange(dirty_, {}));
+  } while (mark_dead());
   complete_artifacts();
   return result();
 }

@@ -45,6 +45,8 @@ class SnapshotClosure {
                   std::vector<SnapshotTarget> targets, std::size_t max_versions);
 
   void ask(const core::Requirement& requirement, const std::string& asked_by);
+  // A root: every release its specifier allows is read, not only the newest few.
+  void ask_root(const core::Requirement& requirement, const std::string& asked_by);
   // Reads until no new release is asked for. Throws core::Error (failure) when a source
   // cannot be read or lists no file of an asked name.
   SnapshotResult run();
@@ -52,6 +54,7 @@ class SnapshotClosure {
  private:
   struct Wanted {
     std::map<std::string, core::SpecifierSet> specifiers;  // by canonical text
+    std::set<std::string> root_specifiers;                 // texts a root asked for
     std::set<std::string> extras;
     std::size_t extras_expanded = 0;
     std::string asked_by;  // the first asker, for messages
@@ -63,18 +66,21 @@ class SnapshotClosure {
   using Files = std::map<core::Version, std::vector<index::Artifact>>;
 
   void ask(const std::string& name, const core::SpecifierSet& specifier,
-           const std::vector<std::string>& extras, const std::string& asked_by);
+           const std::vector<std::string>& extras, const std::string& asked_by, bool root);
   bool served_elsewhere(const std::string& name) const;
   void follow_curated(const std::string& name);
   bool applies(const core::Requirement& r, const std::set<std::string>& extras) const;
   bool usable(const index::Artifact& a) const;
-  std::vector<core::Version> candidates(const Files& files, const Wanted& wanted) const;
+  std::vector<core::Version> candidates(const std::string& name, const Files& files,
+                                        const Wanted& wanted) const;
+  bool mark_dead();
   const index::Artifact* to_read(const std::vector<index::Artifact>& files) const;
   void expand(const std::string& name, const index::CoreMetadata& metadata);
   void list(const std::vector<std::string>& names);
   void read_round(const std::set<std::string>& round);
   void complete_artifacts();
   SnapshotResult result() const;
+  void drop_unresolvable(SnapshotResult& out) const;
 
   index::IndexClient& client_;
   const matrix::Matrix& matrix_;
@@ -87,6 +93,8 @@ class SnapshotClosure {
   std::set<std::string> followed_;  // curated records followed, by id
   std::set<std::string> skipped_;
   std::vector<std::string> problems_;
+  std::set<std::pair<std::string, core::Version>> unreadable_;  // read once, not again
+  std::set<std::pair<std::string, core::Version>> dead_;        // never installable on a target
 };
 
 }  // namespace bevenv::app

@@ -17,7 +17,7 @@ struct SnapshotConfig {
   std::vector<std::string> platforms;    // `linux_x86_64`, `linux_aarch64`
   std::string glibc = "2.31";            // the newest manylinux glibc a kept wheel may need
   std::optional<std::vector<std::string>> profiles;  // unset: every shipped profile
-  std::size_t max_versions = 40;                     // newest releases kept per specifier
+  std::size_t max_versions = 10;  // newest releases kept per specifier that is no root
 };
 
 // Throws core::Error(bad_input) naming `path:line:column` and the field.
