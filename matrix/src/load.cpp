@@ -94,12 +94,12 @@ void read_overlay_dir(const std::filesystem::path& dir, std::size_t layer_index,
 
 }  // namespace
 
-LoadResult load_sources(const std::vector<SourceFile>& files) {
+LoadResult load_sources(const std::vector<SourceFile>& files, bool known_only) {
   std::vector<Diagnostic> diagnostics;
   Collected collected;
   for (const auto& file : files) read_file(file, collected, diagnostics);
   Matrix matrix;
-  auto checks = detail::build_matrix(std::move(collected), matrix);
+  auto checks = detail::build_matrix(std::move(collected), matrix, known_only);
   diagnostics.insert(diagnostics.end(), checks.begin(), checks.end());
   if (!diagnostics.empty()) {
     sort_diagnostics(diagnostics);
@@ -117,7 +117,7 @@ LoadResult load(const LoadOptions& options) {
   for (std::size_t i = 0; i < options.overlays.size(); ++i) {
     read_overlay_dir(options.overlays[i], i + 1, files, diagnostics);
   }
-  auto result = load_sources(files);
+  auto result = load_sources(files, options.known_packages_only);
   if (diagnostics.empty()) return result;
   if (!result) diagnostics.insert(diagnostics.end(), result.error().begin(), result.error().end());
   sort_diagnostics(diagnostics);

@@ -185,7 +185,7 @@ void PackageRecords::absorb(PackageRecords&& other) {
   other.last_ = nullptr;
 }
 
-std::vector<Diagnostic> build_matrix(Collected&& collected, Matrix& out) {
+std::vector<Diagnostic> build_matrix(Collected&& collected, Matrix& out, bool known_only) {
   std::vector<Diagnostic> diagnostics;
 
   Merger<int, MetaRecord> meta{"`[matrix]` table", {}};
@@ -236,7 +236,7 @@ std::vector<Diagnostic> build_matrix(Collected&& collected, Matrix& out) {
   for (auto& entry : collected.observed) out.observed.push_back(std::move(entry.record));
 
   resolve_profiles(raw_profiles, out, diagnostics);
-  check_packages(out, diagnostics);
+  check_packages(out, diagnostics, known_only);
   check_rules(out, diagnostics);
   check_profiles(out, diagnostics);
   check_observed(out, diagnostics);

@@ -91,6 +91,6 @@ void check_arch_list(TableReader& reader, std::string_view key,
                      const std::vector<std::string>& values, std::string_view prefix);
 
 // Merging and checks over all files (validate.cpp).
-std::vector<Diagnostic> build_matrix(Collected&& collected, Matrix& out);
+std::vector<Diagnostic> build_matrix(Collected&& collected, Matrix& out, bool known_only);
 
 }  // namespace bevenv::matrix::detail

@@ -61,7 +61,7 @@ std::string unmet_reason(const Matrix& matrix, const core::Requirement& requirem
   return unmet_reason_in(matrix.find_package(requirement.name), requirement);
 }
 
-void check_packages(const Matrix& matrix, std::vector<Diagnostic>& diagnostics) {
+void check_packages(const Matrix& matrix, std::vector<Diagnostic>& diagnostics, bool known_only) {
   // Neighbouring versions tend to require the same packages, spelled the same way.
   const std::string* last_spelling = nullptr;
   const Package* last_package = nullptr;
@@ -75,6 +75,7 @@ void check_packages(const Matrix& matrix, std::vector<Diagnostic>& diagnostics) 
         // A generated record's bound may fall outside the releases the snapshot kept (it keeps the
         // newest of each specifier): the solver skips that release, nothing is wrong.
         if (version.generated && last_package != nullptr) continue;
+        if (!known_only && last_package == nullptr) continue;
         const std::string reason = unmet_reason_in(last_package, requirement);
         if (!reason.empty()) {
           report(diagnostics, version.origin,

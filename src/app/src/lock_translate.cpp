@@ -1,6 +1,7 @@
 #include "lock_translate.hpp"
 
 #include <algorithm>
+#include <set>
 
 #include "bevenv/core/name.hpp"
 #include "bevenv/matrix/evaluate.hpp"
@@ -87,9 +88,29 @@ bool rule_binds(const matrix::Rule& rule, const matrix::PackageVersion& build) {
   return first.name == build.name && first.matches(build.version);
 }
 
+// Whether a requirement of `build` holds on the target: its marker with no extra, or with one
+// of the extras asked of `build`'s package (`jsonschema[format-nongpl]` brings fqdn).
+bool requirement_applies(const core::Requirement& requirement, const std::set<std::string>* extras,
+                         core::MarkerEnvironment& env) {
+  env.values["extra"] = "";
+  const auto plain = requirement.marker.evaluate(env);
+  if (!plain || *plain) return true;
+  if (extras == nullptr) return false;
+  for (const auto& extra : *extras) {
+    env.values["extra"] = extra;
+    if (const auto holds = requirement.marker.evaluate(env); holds && *holds) return true;
+  }
+  return false;
+}
+
+const std::set<std::string>* extras_of(const ExtrasAsked& asked, const std::string& name) {
+  const auto it = asked.find(name);
+  return it == asked.end() ? nullptr : &it->second;
+}
+
 void add_records(const LockInputs& inputs, const std::vector<const matrix::Rule*>& active,
                  Translation& out) {
-  const core::MarkerEnvironment env = inputs.target.marker_environment();
+  core::MarkerEnvironment env = inputs.target.marker_environment();
   const index::TagRanking ranking = ranking_for_target(inputs.target);
   for (const auto& [name, package] : inputs.matrix.packages) {
     for (const auto& build : package.versions) {
@@ -98,9 +119,9 @@ void add_records(const LockInputs& inputs, const std::vector<const matrix::Rule*
       record.version = build.version;
       record.source = build.find_links.empty() ? build.index_url : build.find_links;
       const std::string self = build.name + " " + build.version.to_string();
+      const std::set<std::string>* extras = extras_of(out.extras, build.name);
       for (const auto& requirement : build.requirements) {
-        const auto applies = requirement.marker.evaluate(env);
-        if (applies && !*applies) continue;
+        if (!requirement_applies(requirement, extras, env)) continue;
         record.requirements.push_back(dependency_of(requirement, self));
       }
       for (const matrix::Rule* rule : active) {
@@ -220,8 +241,9 @@ bool is_virtual(const std::string& name) { return name.rfind("__", 0) == 0; }
 
 std::string rule_origin(const matrix::Rule& rule) { return "rule `" + rule.id + "`"; }
 
-Translation translate(const LockInputs& inputs) {
+Translation translate(const LockInputs& inputs, ExtrasAsked extras) {
   Translation out;
+  out.extras = std::move(extras);
   std::vector<const matrix::Rule*> active;
   for (const auto& rule : inputs.matrix.rules) {
     if (rule_context_holds(rule, inputs)) active.push_back(&rule);
@@ -242,6 +264,37 @@ Translation translate(const LockInputs& inputs) {
   for (const matrix::Rule* rule : active) add_rule(*rule, out);
   add_observed(inputs, out);
   return out;
+}
+
+ExtrasAsked requested_extras(const LockInputs& inputs) {
+  ExtrasAsked out;
+  auto add = [&](const core::Requirement& r) {
+    for (const auto& extra : r.extras) out[core::normalize_name(r.name)].insert(extra);
+  };
+  if (inputs.profile != nullptr) {
+    for (const auto& requirement : inputs.profile->requirements) add(requirement);
+  }
+  for (const auto& user : inputs.requirements) add(user.requirement);
+  return out;
+}
+
+bool add_chosen_extras(const Translation& translation, const solver::Solution& solution,
+                       const LockInputs& inputs, ExtrasAsked& extras) {
+  core::MarkerEnvironment env = inputs.target.marker_environment();
+  bool added = false;
+  for (const auto& chosen : solution.packages) {
+    const auto record = translation.records.find(chosen.record);
+    if (record == translation.records.end()) continue;
+    const matrix::PackageVersion& build = *record->second;
+    const std::set<std::string>* own = extras_of(extras, build.name);
+    for (const auto& requirement : build.requirements) {
+      if (requirement.extras.empty() || !requirement_applies(requirement, own, env)) continue;
+      auto& asked = extras[core::normalize_name(requirement.name)];
+      for (const auto& extra : requirement.extras) added = asked.insert(extra).second || added;
+      own = extras_of(extras, build.name);  // a package may ask extras of itself
+    }
+  }
+  return added;
 }
 
 std::variant<solver::Solution, solver::Unsolvable> solve_with_preferences(

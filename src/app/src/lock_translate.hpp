@@ -2,6 +2,7 @@
 // Matrix records, rules and target facts become solver records and a request. The solver never
 // sees matrix types; this is the one place that knows both.
 #include <map>
+#include <set>
 #include <string>
 #include <variant>
 #include <vector>
@@ -23,6 +24,10 @@ inline constexpr const char* kNoFileVirtual = "__file-for-target";
 std::string kernels_virtual(const GpuArch& gpu);
 bool is_virtual(const std::string& name);
 
+// Extras asked of each package (normalized name -> extra names): their requirements join the
+// package's records, as pip's and uv's resolvers add an extra's dependencies to the package.
+using ExtrasAsked = std::map<std::string, std::set<std::string>>;
+
 struct Translation {
   solver::Database database;
   solver::Request request;
@@ -38,9 +43,18 @@ struct Translation {
   // Observed probe results that apply to this target: failures avoided, successes preferred.
   std::size_t observed_failures = 0;
   std::size_t observed_successes = 0;
+  ExtrasAsked extras;  // the extras whose requirements the records carry
 };
 
-Translation translate(const LockInputs& inputs);
+Translation translate(const LockInputs& inputs, ExtrasAsked extras = {});
+
+// The extras the profile and the user's requirements ask for (`--require 'jsonschema[x]'`).
+ExtrasAsked requested_extras(const LockInputs& inputs);
+
+// Adds the extras that chosen packages ask of their dependencies; true when one is new, and the
+// records must be translated and solved again (extras only grow, so this ends).
+bool add_chosen_extras(const Translation& translation, const solver::Solution& solution,
+                       const LockInputs& inputs, ExtrasAsked& extras);
 
 // Solves; when a first solution meets the conditions of `prefer` rules bound to packages, adds
 // those preferences and solves again (a preference never makes a solvable request unsolvable,

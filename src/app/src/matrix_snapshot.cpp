@@ -112,7 +112,10 @@ CommandOutput matrix_snapshot(const MatrixSnapshotOptions& options) {
     throw Error(ExitCode::bad_input, "`--date`: expected YYYY-MM-DD, got `" + date + "`",
                 "give the snapshot's date, e.g. `--date 2026-12-01`");
   }
-  const matrix::Matrix matrix = load_matrix_or_throw(options.matrix);
+  // The snapshot is how the generated layer gains a name a curated record starts to require.
+  MatrixOptions matrix_options = options.matrix;
+  matrix_options.known_packages_only = false;
+  const matrix::Matrix matrix = load_matrix_or_throw(matrix_options);
   SnapshotConfig config = read_snapshot_config(options.config);
   if (options.max_versions) config.max_versions = *options.max_versions;
   const auto profiles = chosen_profiles(matrix, config);

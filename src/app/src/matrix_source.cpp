@@ -39,6 +39,7 @@ std::vector<std::filesystem::path> matrix_overlays(const MatrixOptions& options)
 matrix::Matrix load_matrix_or_throw(const MatrixOptions& options) {
   matrix::LoadOptions load_options;
   load_options.overlays = matrix_overlays(options);
+  load_options.known_packages_only = options.known_packages_only;
   auto result = matrix::load(load_options);
   if (result) return std::move(result).value();
   std::vector<std::string> causes;

@@ -24,6 +24,9 @@ struct LoadOptions {
   bool include_embedded = true;
   // Directories in increasing precedence; each `*.toml` in one (not recursive, by name order).
   std::vector<std::filesystem::path> overlays;
+  // false: a record may require a package the matrix lacks (what `bevenv matrix snapshot` reads
+  // so that the generated layer gains it); every other command needs the closed matrix.
+  bool known_packages_only = true;
 };
 
 using LoadResult = core::Expected<Matrix, std::vector<Diagnostic>>;
@@ -33,6 +36,6 @@ const std::vector<SourceFile>& embedded_files();
 
 LoadResult load_embedded();
 LoadResult load(const LoadOptions& options);
-LoadResult load_sources(const std::vector<SourceFile>& files);
+LoadResult load_sources(const std::vector<SourceFile>& files, bool known_only = true);
 
 }  // namespace bevenv::matrix

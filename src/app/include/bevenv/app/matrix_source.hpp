@@ -12,6 +12,7 @@ namespace bevenv::app {
 
 struct MatrixOptions {
   std::vector<std::filesystem::path> overlays;  // from `--matrix DIR`, in order
+  bool known_packages_only = true;              // matrix::LoadOptions::known_packages_only
 };
 
 // The overlay directories in precedence order: `BEVENV_MATRIX_PATH` entries, then `options`.

@@ -1,0 +1,173 @@
+#!/usr/bin/env python3
+"""Is a profile's lock the whole environment? pip answers, not bevenv.
+
+For each profile: `bevenv lock --profile P --offline`, then pip (the profile's Python, PyPI)
+resolves every locked name with the lock's exact pins as constraints:
+
+    pip install --dry-run --ignore-installed --report - -r names -c pins
+
+pip must add no package the lock lacks and reject none of its pins. Artifacts whose hosts are
+unreachable here (download.pytorch.org, OpenMMLab's pages, GitHub for VCS builds) are replaced
+by stand-in wheels of the same name and version, whose Requires-Dist is read from PyPI's own
+files of that release (`pypi_metadata.py`, no bevenv code), so their dependencies are pip's
+business too. Network: needs https://pypi.org. Exit 0 when every profile holds, 1 otherwise,
+77 when the interpreter or PyPI is missing.
+
+usage: pip_closure.py BEVENV [--profiles a,b] [--python PATH] [--keep DIR]
+"""
+
+import argparse
+import glob
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import tomllib
+import urllib.request
+import zipfile
+
+from packaging.requirements import Requirement
+from packaging.utils import canonicalize_name
+from packaging.version import Version
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import pypi_metadata  # noqa: E402
+
+PYPI_FILES = "https://files.pythonhosted.org/"
+SKIP = 77
+
+
+def find_python(version):
+    found = sorted(glob.glob(f"/root/.pyenv/versions/{version}.*/bin/python"))
+    return found[-1] if found else None
+
+
+def lock_profile(bevenv, profile, out):
+    done = subprocess.run([bevenv, "lock", "--profile", profile, "--offline", "-o", out],
+                          capture_output=True, text=True)
+    if done.returncode != 0:
+        raise RuntimeError(f"bevenv lock --profile {profile} failed:\n{done.stdout}{done.stderr}")
+    with open(out, "rb") as f:
+        return tomllib.load(f)
+
+
+def unreachable(package, builds):
+    """True when pip could not fetch this package from PyPI here."""
+    name = package["name"]
+    if any(b.get("package") == name and "vcs" in b for b in builds):
+        return True
+    if any(b.get("package") == name and b.get("commands") for b in builds):
+        return True
+    arts = package.get("artifacts", [])
+    if arts:
+        return not all(a["url"].startswith(PYPI_FILES) for a in arts)
+    return package.get("source", {}).get("kind") != "pypi" or "+" in package["version"]
+
+
+# Builds from a VCS commit: PyPI's release of that version is another tree, so the stand-in
+# takes the `install_requires` of the commit's own setup.py, read upstream.
+VCS_REQUIRES = {
+    # zhijian-liu/torchpack@c066a1c50af17ca8611b4150c209876232ffe27b:setup.py
+    "c066a1c50af17ca8611b4150c209876232ffe27b": [
+        "loguru", "multimethod", "numpy", "pyyaml", "torch>=1.5.0", "torchvision", "tqdm"],
+}
+
+
+def stand_in(directory, name, version, commit=None):
+    """A wheel `name==version` whose Requires-Dist is what PyPI's files of the public release
+    declare (the builds behind unreachable hosts are of the same source release), or for a VCS
+    build what its commit declares."""
+    public = str(Version(version).public)
+    if commit is not None:
+        requires = VCS_REQUIRES[commit]
+    else:
+        requires = pypi_metadata.requires_of(name, public)
+    dist = canonicalize_name(name).replace("-", "_")
+    filename = f"{dist}-{version}-py3-none-any.whl"
+    info = f"{dist}-{version}.dist-info"
+    metadata = [f"Metadata-Version: 2.1", f"Name: {name}", f"Version: {version}"]
+    metadata += [f"Requires-Dist: {r}" for r in requires]
+    with zipfile.ZipFile(os.path.join(directory, filename), "w") as wheel:
+        wheel.writestr(f"{info}/METADATA", "\n".join(metadata) + "\n")
+        wheel.writestr(f"{info}/WHEEL", "Wheel-Version: 1.0\nRoot-Is-Purelib: true\nTag: py3-none-any\n")
+        wheel.writestr(f"{info}/RECORD", "")
+    return requires
+
+
+def check_profile(bevenv, profile, python, work):
+    lock = lock_profile(bevenv, profile, os.path.join(work, f"{profile}.lock"))
+    packages, builds = lock.get("package", []), lock.get("build", [])
+    standins = os.path.join(work, f"{profile}-standins")
+    os.makedirs(standins, exist_ok=True)
+    names, pins, stood_in = [], [], []
+    for p in packages:
+        version = p["version"]
+        names.append(p["name"])
+        pins.append(f"{p['name']}=={version}")
+        if unreachable(p, builds):
+            # A local label makes the stand-in outrank PyPI's file of the same public version
+            # (`==1.4.0` admits `1.4.0+cu113.torch1.10.0`), as the real build would be chosen.
+            if p.get("variant") and "+" not in version:
+                version = f"{version}+{p['variant']}"
+            vcs = [b["vcs"] for b in builds if b.get("package") == p["name"] and "vcs" in b]
+            commit = vcs[0].rsplit("@", 1)[1] if vcs else None
+            stand_in(standins, p["name"], version, commit)
+            stood_in.append(f"{p['name']} {version}")
+    with open(os.path.join(work, f"{profile}-names.txt"), "w") as f:
+        f.write("\n".join(names) + "\n")
+    with open(os.path.join(work, f"{profile}-pins.txt"), "w") as f:
+        f.write("\n".join(pins) + "\n")
+    command = [python, "-m", "pip", "install", "--dry-run", "--ignore-installed", "--quiet",
+               "--report", "-", "--disable-pip-version-check", "--isolated",
+               "--index-url", "https://pypi.org/simple", "--find-links", standins,
+               "-r", os.path.join(work, f"{profile}-names.txt"),
+               "-c", os.path.join(work, f"{profile}-pins.txt")]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=3000)
+    if done.returncode != 0:
+        tail = "\n".join(done.stderr.strip().splitlines()[-25:])
+        return False, f"{profile}: pip rejects the lock's pins:\n{tail}"
+    report = json.loads(done.stdout)
+    got = {canonicalize_name(i["metadata"]["name"]): i["metadata"]["version"]
+           for i in report["install"]}
+    locked = {canonicalize_name(p["name"]): p["version"] for p in packages}
+    added = sorted(f"{n} {v}" for n, v in got.items() if n not in locked)
+    missing = sorted(n for n in locked if n not in got)
+    ok = not added and not missing
+    lines = [f"{profile}: {len(locked)} locked; pip installs {len(got)}; adds {len(added)}; "
+             f"rejects 0; stand-ins for {', '.join(stood_in) or 'none'}"]
+    if added:
+        lines.append(f"  added by pip: {', '.join(added)}")
+    if missing:
+        lines.append(f"  locked but not installed by pip: {', '.join(missing)}")
+    return ok, "\n".join(lines)
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("bevenv")
+    parser.add_argument("--profiles", default="bevfusion,uniad,bevformer,uniad-2.0")
+    parser.add_argument("--python", default=None)
+    parser.add_argument("--keep", default=None)
+    args = parser.parse_args()
+    python = args.python or find_python("3.8")
+    if python is None:
+        print("pip-closure: skipped: no Python 3.8 under /root/.pyenv/versions (pyenv install 3.8)")
+        return SKIP
+    try:
+        urllib.request.urlopen("https://pypi.org/simple/pip/", timeout=20).close()
+    except OSError as error:
+        print(f"pip-closure: skipped: https://pypi.org is not reachable ({error})")
+        return SKIP
+    work = args.keep or tempfile.mkdtemp(prefix="bevenv-pip-closure.")
+    os.makedirs(work, exist_ok=True)
+    failed = 0
+    for profile in args.profiles.split(","):
+        ok, text = check_profile(args.bevenv, profile, python, work)
+        print(text, flush=True)
+        failed += not ok
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
