@@ -14,7 +14,7 @@ namespace bevenv::matrix::detail {
 // `known_only`: a requirement must name a package of the matrix (false while `bevenv matrix
 // snapshot` reads the names the generated layer lacks).
 void check_packages(const Matrix& matrix, std::vector<Diagnostic>& diagnostics, bool known_only);
-void check_rules(const Matrix& matrix, std::vector<Diagnostic>& diagnostics);
+void check_rules(const Matrix& matrix, std::vector<Diagnostic>& diagnostics, bool known_only);
 void resolve_profiles(std::map<std::string, RawProfile, std::less<>>& raw, Matrix& out,
                       std::vector<Diagnostic>& diagnostics);
 void check_profiles(const Matrix& matrix, std::vector<Diagnostic>& diagnostics);

@@ -237,7 +237,7 @@ std::vector<Diagnostic> build_matrix(Collected&& collected, Matrix& out, bool kn
 
   resolve_profiles(raw_profiles, out, diagnostics);
   check_packages(out, diagnostics, known_only);
-  check_rules(out, diagnostics);
+  check_rules(out, diagnostics, known_only);
   check_profiles(out, diagnostics);
   check_observed(out, diagnostics);
   return diagnostics;

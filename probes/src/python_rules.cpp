@@ -28,8 +28,8 @@ constexpr CheckAdvice kAdvice[] = {
      "DetectionConfig cannot be pickled: DataLoader workers fail with "
      "\"cannot pickle 'dict_keys' object\"",
      "DetectionConfig pickles",
-     "make `class_names` a `list(...)` (bevenv's image patches this), or use the fork start "
-     "method",
+     "make `class_names` a `list(...)` in a `DetectionConfig` subclass your dataset uses, or "
+     "keep the fork start method (no nuscenes-devkit release fixes it)",
      "F1"},
     {"F4", "torchpack", "lacks `torchpack.utils.tqdm`: BEVFusion's tools fail to import",
      "has `torchpack.utils.tqdm`",

@@ -53,11 +53,11 @@ def lock_profile(bevenv, profile, out):
 
 
 def unreachable(package, builds):
-    """True when pip could not fetch this package from PyPI here."""
+    """True when the stand-in takes this package's place for pip."""
     name = package["name"]
-    if any(b.get("package") == name and "vcs" in b for b in builds):
-        return True
-    if any(b.get("package") == name and b.get("commands") for b in builds):
+    # Anything the lock builds from source: pip would run its setup.py to read metadata, which
+    # for mmdet3d imports torch (unreachable here); its sdist's own metadata stands in for it.
+    if any(b.get("package") == name for b in builds):
         return True
     arts = package.get("artifacts", [])
     if arts:

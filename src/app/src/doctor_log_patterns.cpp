@@ -11,8 +11,9 @@ const std::vector<LogPattern>& builtin_log_patterns() {
        "an object holding `dict.keys()` reached a pickler: nuscenes-devkit's `DetectionConfig` "
        "keeps `class_names = class_range.keys()`, and DataLoader workers pickle the dataset that "
        "holds it when the start method is spawn or forkserver",
-       "make `class_names` a `list(...)` (bevenv's image patches this), use the fork start "
-       "method, or pin the matrix-verified nuscenes-devkit"},
+       "make `class_names` a `list(...)` in a `DetectionConfig` subclass your dataset uses, or "
+       "keep the fork start method; no nuscenes-devkit release fixes it (1.1.9-1.1.11 pickle "
+       "the same `dict_keys`)"},
       {"F2", "module 'distutils' has no attribute 'version'", "",
        "setuptools ≥ 59.6 ships its own distutils that no longer imports `distutils.version`; "
        "torch.utils.tensorboard (torch 1.9/1.10) calls `distutils.version.LooseVersion`",

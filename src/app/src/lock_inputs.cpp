@@ -19,10 +19,7 @@ using core::ExitCode;
 // Hashes what the matrix was loaded from, so that an edited overlay makes a lock stale.
 std::string digest_matrix_sources(const MatrixOptions& options) {
   core::Sha256 hasher;
-  for (const auto& file : matrix::embedded_files()) {
-    hasher.update(file.path + "\n" + std::to_string(file.text.size()) + "\n");
-    hasher.update(file.text);
-  }
+  hasher.update(matrix::embedded_digest());
   for (const auto& dir : matrix_overlays(options)) {
     std::vector<fs::path> files;
     std::error_code ignored;

@@ -91,7 +91,7 @@ index::IndexSettings settings_for(const MatrixSnapshotOptions& options) {
   return settings;
 }
 
-void ask_roots(SnapshotClosure& closure, const SnapshotConfig& config,
+void ask_roots(SnapshotClosure& closure, const SnapshotConfig& config, const matrix::Matrix& matrix,
                const std::vector<const matrix::Profile*>& profiles) {
   for (const auto* profile : profiles) {
     // A profile's requirements hold for its own Python on x86_64 (the lock's default).
@@ -102,6 +102,10 @@ void ask_roots(SnapshotClosure& closure, const SnapshotConfig& config,
     }
   }
   for (const auto& root : config.roots) closure.ask_root(root, "`matrix/snapshot.toml`");
+  // What a rule requires or prefers must exist to be chosen (`cython<3` for pycocotools 2.0.1).
+  for (const auto& rule : matrix.rules) {
+    if (rule.kind != matrix::RuleKind::conflicts) closure.ask(rule.then, "rule `" + rule.id + "`");
+  }
 }
 
 }  // namespace
@@ -125,7 +129,7 @@ CommandOutput matrix_snapshot(const MatrixSnapshotOptions& options) {
       options.progress ? index::make_stderr_reporter() : std::make_unique<index::SilentReporter>();
   index::IndexClient client(settings, reporter.get());
   SnapshotClosure closure(client, matrix, targets_for(config, profiles), config.max_versions);
-  ask_roots(closure, config, profiles);
+  ask_roots(closure, config, matrix, profiles);
   const SnapshotResult result = closure.run();
 
   const SnapshotProvenance provenance{*settings.index_url, date};

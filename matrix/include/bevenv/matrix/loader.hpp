@@ -3,6 +3,7 @@
 // replaces records by identity), then validation of the whole. All problems are reported.
 #include <filesystem>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "bevenv/core/expected.hpp"
@@ -33,6 +34,8 @@ using LoadResult = core::Expected<Matrix, std::vector<Diagnostic>>;
 
 // The files compiled into the binary (`matrix/data/*.toml`), in name order.
 const std::vector<SourceFile>& embedded_files();
+// SHA-256 (hex) over every embedded file's path, size and text, computed at build time.
+std::string_view embedded_digest();
 
 LoadResult load_embedded();
 LoadResult load(const LoadOptions& options);
