@@ -32,7 +32,7 @@ def write_overlay(directory, packages, file_name="universe.toml"):
         if requires:
             items = ", ".join(toml_string(requirement_text(t, s)) for t, s in requires)
             lines.append(f"requires = [{items}]")
-        lines.append('sources = ["generated universe"]')
+        lines.append('sources = ["https://example.org/generated-universe"]')
         lines.append("")
     with open(os.path.join(directory, file_name), "w", encoding="utf-8") as f:
         f.write("\n".join(lines))

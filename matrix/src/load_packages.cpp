@@ -3,6 +3,7 @@
 
 #include "bevenv/core/name.hpp"
 #include "sections.hpp"
+#include "source_ref.hpp"
 
 namespace bevenv::matrix::detail {
 namespace {
@@ -16,8 +17,9 @@ BuildKind to_build_kind(const std::string& text) {
   return BuildKind::wheel;
 }
 
-// Fields a version record and its variants share; a variant overrides what it sets.
-void read_common(TableReader& reader, PackageVersion& record) {
+// Fields a version record and its variants share; a variant overrides what it sets. `label`
+// names the record in messages (`numpy 1.20.0`).
+void read_common(TableReader& reader, PackageVersion& record, std::string_view label) {
   if (auto python = reader.specifier("python")) record.python = std::move(*python);
   if (auto cuda = reader.version("cuda")) record.cuda = std::move(*cuda);
   if (auto sass = reader.strings("sass")) {
@@ -36,6 +38,7 @@ void read_common(TableReader& reader, PackageVersion& record) {
   if (reader.has("requires")) record.requirements = reader.requirements("requires");
   if (auto note = reader.string("note")) record.note = std::move(*note);
   if (auto sources = reader.strings("sources")) {
+    check_sources(reader, "sources", label);
     record.sources.insert(record.sources.end(), sources->begin(), sources->end());
   }
 }
@@ -137,7 +140,8 @@ void read_packages(const toml::node& node, const FileContext& file, std::size_t 
     }
     if (name) base.name = core::normalize_name(*name);
     const auto version = reader.version("version", true);
-    read_common(reader, base);
+    const std::string label = name ? *name + (version ? " " + version->to_string() : "") : "";
+    read_common(reader, base, label);
     read_artifacts(reader, file, base);
     read_provenance(reader, file, base);
     if (auto build = reader.choice("build", kBuildKinds, "wheel")) {
@@ -172,7 +176,7 @@ void read_packages(const toml::node& node, const FileContext& file, std::size_t 
       PackageVersion record = base;
       record.origin = file.origin(variant.position());
       const auto local = variant.string("local", true);
-      read_common(variant, record);
+      read_common(variant, record, local ? label + "+" + *local : label);
       variant.finish();
       if (!local) continue;
       auto full = with_local(*version, *local, variant);

@@ -1,5 +1,6 @@
 #include "bevenv/core/name.hpp"
 #include "sections.hpp"
+#include "source_ref.hpp"
 
 namespace bevenv::matrix::detail {
 namespace {
@@ -59,7 +60,10 @@ void read_profiles(const toml::node& node, const FileContext& file, std::size_t 
     }
     if (const toml::table* train = reader.table("train")) read_train(*train, file, raw);
     raw.offline = reader.boolean("offline");
-    if (auto sources = reader.strings("sources", true)) raw.own.sources = std::move(*sources);
+    if (auto sources = reader.strings("sources", true)) {
+      check_sources(reader, "sources", name ? *name : "");
+      raw.own.sources = std::move(*sources);
+    }
     reader.finish();
     if (!name) continue;
     raw.own.name = *name;

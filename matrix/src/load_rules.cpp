@@ -2,6 +2,7 @@
 
 #include "bevenv/core/name.hpp"
 #include "sections.hpp"
+#include "source_ref.hpp"
 
 namespace bevenv::matrix::detail {
 namespace {
@@ -118,6 +119,7 @@ void read_rules(const toml::node& node, const FileContext& file, std::size_t lay
     if (sources && sources->empty()) {
       reader.file_error(reader.position("sources"), "`rule.sources`: needs at least one source");
     }
+    if (sources) check_sources(reader, "sources", id ? *id : "");
     reader.finish();
     if (!reader.ok() || !when_ok || !id || !kind || !then || !message || !fix || !sources) continue;
     rule.id = *id;

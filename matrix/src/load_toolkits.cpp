@@ -1,4 +1,5 @@
 #include "sections.hpp"
+#include "source_ref.hpp"
 
 namespace bevenv::matrix::detail {
 
@@ -17,6 +18,7 @@ void read_toolkits(const toml::node& node, const FileContext& file, std::size_t 
     }
     if (auto images = reader.strings("images")) toolkit.images = std::move(*images);
     auto sources = reader.strings("sources", true);
+    if (sources) check_sources(reader, "sources", version ? version->to_string() : "");
     reader.finish();
     if (!reader.ok() || !version || !min_driver || !sources) continue;
     toolkit.version = std::move(*version);

@@ -10,6 +10,7 @@
 #include <unordered_map>
 
 #include "bevenv/core/name.hpp"
+#include "source_ref.hpp"
 
 namespace bevenv::matrix::detail {
 namespace {
@@ -419,7 +420,10 @@ class RecordBuilder {
     }
     const Value& sources = table_[Field::sources];
     if (sources.kind != Kind::absent) {
-      for (const std::string_view text : items(sources)) record.sources.emplace_back(text);
+      for (const std::string_view text : items(sources)) {
+        if (!is_source_ref(text)) return false;  // the toml++ path reports it
+        record.sources.emplace_back(text);
+      }
     }
     if (const auto* build = string(Field::build)) {
       if (*build == "sdist") {

@@ -150,6 +150,9 @@ def main():
     parser.add_argument("--python", default=None)
     parser.add_argument("--keep", default=None)
     args = parser.parse_args()
+    if os.environ.get("BEVENV_TEST_REAL_PYPI") != "1":
+        print("pip-closure: skipped: set BEVENV_TEST_REAL_PYPI=1 to run it against https://pypi.org")
+        return SKIP
     python = args.python or find_python("3.8")
     if python is None:
         print("pip-closure: skipped: no Python 3.8 under /root/.pyenv/versions (pyenv install 3.8)")

@@ -67,18 +67,25 @@ def _wheel_requires(url):
     return message.get_all("Requires-Dist") or []
 
 
-def _sdist_requires(url):
+def _sdist_members(url):
+    """(member names, read(name) -> bytes) of a .tar.gz or .zip sdist."""
     with urllib.request.urlopen(url, timeout=120) as response:
         data = response.read()
-    with tarfile.open(fileobj=io.BytesIO(data)) as archive:
-        names = archive.getnames()
-        egg = [n for n in names if n.endswith(".egg-info/requires.txt") and n.count("/") == 2]
-        if not egg:
-            info = next(n for n in names if n.endswith("/PKG-INFO") and n.count("/") == 1)
-            text = archive.extractfile(info).read().decode("utf-8")
-            message = email.parser.Parser().parsestr(text, headersonly=True)
-            return message.get_all("Requires-Dist") or []
-        text = archive.extractfile(egg[0]).read().decode("utf-8")
+    if url.endswith(".zip"):
+        archive = zipfile.ZipFile(io.BytesIO(data))
+        return archive.namelist(), archive.read
+    archive = tarfile.open(fileobj=io.BytesIO(data))
+    return archive.getnames(), lambda name: archive.extractfile(name).read()
+
+
+def _sdist_requires(url):
+    names, read = _sdist_members(url)
+    egg = [n for n in names if n.endswith(".egg-info/requires.txt") and n.count("/") == 2]
+    if not egg:
+        info = next(n for n in names if n.endswith("/PKG-INFO") and n.count("/") == 1)
+        message = email.parser.Parser().parsestr(read(info).decode("utf-8"), headersonly=True)
+        return message.get_all("Requires-Dist") or []
+    text = read(egg[0]).decode("utf-8")
     # requires.txt: plain requirements, then `[extra]` or `[:marker]` sections; only the
     # unconditional part is what every install needs.
     out = []
@@ -107,10 +114,10 @@ def requires_of(name, version, python_tag="cp38"):
                 _, v = parse_sdist_filename(filename)
             except Exception:
                 continue
-            if str(v) == version and filename.endswith(".tar.gz"):
+            if str(v) == version:
                 sdists.append(f["url"])
     if wheels:
         return _wheel_requires(wheels[0])
     if sdists:
         return _sdist_requires(sdists[0])
-    raise LookupError(f"PyPI has no wheel or .tar.gz sdist of {name} {version}")
+    raise LookupError(f"PyPI has no wheel or sdist of {name} {version}")

@@ -61,7 +61,7 @@ def main():
             os.makedirs(overlay)
             with open(os.path.join(overlay, "requests.toml"), "w") as f:
                 f.write('[[package]]\nname = "requests"\nversion = "2.31.0"\n'
-                        'requires = ["idna>=2.5,<4"]\nsources = ["test overlay"]\n'
+                        'requires = ["idna>=2.5,<4"]\nsources = ["https://example.org/test-overlay"]\n'
                         + ('deps = "complete"\n' if complete else ""))
             packages = lock(bevenv, wheels, overlay, work)
             got = set(packages["requests"].get("dependencies", []))

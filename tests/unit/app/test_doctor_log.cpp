@@ -149,7 +149,7 @@ TEST_CASE("doctor --log: matrix rules' symptoms, including a new rule from an ov
                    "when.packages = { torch = \"<1.11\" }\nthen = \"setuptools>=59.6\"\n"
                    "message = \"a site-specific failure\"\n"
                    "symptom = \"ValueError: the site's own failure ... while loading sweeps\"\n"
-                   "fix = \"pin the site's fix\"\nsources = [\"site wiki\"]\n",
+                   "fix = \"pin the site's fix\"\nsources = [\"https://example.org/site-wiki\"]\n",
                    1, matrix::Layer::overlay});
   auto loaded = matrix::load_sources(files);
   REQUIRE(loaded.has_value());

@@ -69,7 +69,8 @@ TEST_CASE("doctor: the matrix's driver floor wins over bevenv-probe's table") {
   std::vector<matrix::SourceFile> files = matrix::embedded_files();
   files.push_back({"overlay/cuda.toml",
                    "[[toolkit]]\nversion = \"12.1\"\nmin_driver = \"531.14\"\n"
-                   "sm = [\"sm_80\", \"sm_86\", \"sm_89\", \"sm_90\"]\nsources = [\"test\"]\n",
+                   "sm = [\"sm_80\", \"sm_86\", \"sm_89\", \"sm_90\"]\nsources = "
+                   "[\"https://example.org/test\"]\n",
                    1, matrix::Layer::overlay});
   auto loaded = matrix::load_sources(files);
   REQUIRE(loaded.has_value());

@@ -50,7 +50,7 @@ std::vector<std::string> names(const matrix::PackageVersion& record) {
 TEST_CASE("a curated record wins over a generated one and takes its artifacts and requirements") {
   const std::string curated =
       "[[package]]\nname = \"tool\"\nversion = \"1.0\"\nrequires = [\"dep<2\"]\n"
-      "sources = [\"review\"]\n";
+      "sources = [\"https://example.org/review\"]\n";
   for (const std::size_t generated_layer : {0u, 1u, 2u}) {
     INFO("generated layer " << generated_layer);
     const auto result =
@@ -77,9 +77,9 @@ TEST_CASE("a curated record keeps what it says itself") {
       "[[package]]\nname = \"tool\"\nversion = \"1.0\"\npython = \">=3.6\"\n"
       "requires = [\"dep<2\"]\ndeps = \"complete\"\n"
       "url = \"https://mine/tool-1.0-py3-none-any.whl\"\n"
-      "sources = [\"review\"]\n\n"
+      "sources = [\"https://example.org/review\"]\n\n"
       "[[package]]\nname = \"tool\"\nversion = \"2.0\"\nindex = \"https://other/simple\"\n"
-      "sources = [\"review\"]\n";
+      "sources = [\"https://example.org/review\"]\n";
   const auto result = matrix::load_sources(
       {file("curated/a.toml", curated, 0),
        file("gen/pypi.toml", kDep + generated("tool", "1.0") + generated("tool", "2.0"), 0)});
@@ -141,7 +141,7 @@ TEST_CASE("artifacts and generated are checked field by field") {
 TEST_CASE("a curated hash picks its file from the generated ones, and a foreign one is an error") {
   const auto with_sha = [](const std::string& sha) {
     return "[[package]]\nname = \"tool\"\nversion = \"1.0\"\nsha256 = \"" + sha +
-           "\"\nsources = [\"review\"]\n";
+           "\"\nsources = [\"https://example.org/review\"]\n";
   };
   const std::string files = kDep + generated("tool", "1.0");
   const auto same = matrix::load_sources(

@@ -100,11 +100,11 @@ TEST_CASE("every error is reported, sorted by file and line, with a suggestion f
   std::vector<matrix::SourceFile> files = {
       {"b.toml",
        "[[toolkit]]\nversion = \"11.3\"\nmin_drivr = \"465.19.01\"\nsm = []\n"
-       "sources = [\"t\"]\n",
+       "sources = [\"https://example.org/t\"]\n",
        0, matrix::Layer::overlay},
       {"a.toml",
        "[[package]]\nname = \"foo\"\nversion = \"1.0\"\npyton = \">=3\"\nsources = []\n"
-       "[[package]]\nname = \"bar\"\nversion = \"x\"\nsources = [\"t\"]\n",
+       "[[package]]\nname = \"bar\"\nversion = \"x\"\nsources = [\"https://example.org/t\"]\n",
        0, matrix::Layer::overlay},
   };
   auto result = matrix::load_sources(files);

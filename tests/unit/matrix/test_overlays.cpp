@@ -35,13 +35,13 @@ name = "torch"
 version = "1.10.1+cu113"
 cuda = "11.3"
 find_links = "https://mirror.example/torch.html"
-sources = ["site mirror"]
+sources = ["https://example.org/site-mirror"]
 
 [[package]]
 name = "site-tool"
 version = "0.1"
 requires = ["numpy<1.20"]
-sources = ["site"]
+sources = ["https://example.org/site"]
 )";
 
 }  // namespace
@@ -71,7 +71,7 @@ TEST_CASE("later overlays win over earlier ones; one overlay may not define a re
 name = "site-tool"
 version = "0.1"
 note = "second"
-sources = ["site"]
+sources = ["https://example.org/site"]
 )");
   auto loaded = matrix::load({true, {first.path, second.path}});
   REQUIRE(loaded.has_value());
@@ -79,7 +79,7 @@ sources = ["site"]
 
   second.write("b.toml",
                "[[package]]\nname = \"site_tool\"\nversion = \"0.1.0\"\n"
-               "sources = [\"again\"]\n");
+               "sources = [\"https://example.org/again\"]\n");
   auto clash = matrix::load({true, {first.path, second.path}});
   REQUIRE_FALSE(clash.has_value());
   REQUIRE(clash.error().size() == 1);

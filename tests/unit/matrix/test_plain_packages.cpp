@@ -34,35 +34,35 @@ requires = ["site-tool-extra>=0.9", "Site_Tool_Extra[cuda] >=0.5 ; python_versio
 note = "a note # with a hash"
 build = "sdist"
 deps = "complete"
-sources = ["one", "two"]
+sources = ["https://example.org/one", "https://example.org/two"]
 
   [[package]]   # indented, with a comment
 name="site-tool-extra"
 version = "0.9"
 requires = ["alpha>=1.0,<=2.0", "beta>=1.0,<=2.0", "a.b>=1.0,<=2.0"]
-	sources = ["x"]
+	sources = ["https://example.org/x"]
 
 [[package]]
 name = "alpha"
 version = "2.0"
 requires = ["beta>=1.0,<=2.0"]
-sources = ["x"]
+sources = ["https://example.org/x"]
 
 [[package]]
 name = "alpha"
 version = "1.0"
-sources = ["x"]
+sources = ["https://example.org/x"]
 
 [[package]]
 name = "beta"
 version = "1.5"
 requires = ["alpha>=1.0,<=2.0"]
-sources = ["x"]
+sources = ["https://example.org/x"]
 
 [[package]]
 name = "a.b"
 version = "1.0"
-sources = ["x"]
+sources = ["https://example.org/x"]
 )";
 }
 
@@ -165,23 +165,23 @@ TEST_CASE("layers and duplicates merge the same way on both paths") {
 name = "alpha"
 version = "1.0"
 note = "first layer"
-sources = ["x"]
+sources = ["https://example.org/x"]
 
 [[package]]
 name = "alpha"
 version = "3.0"
-sources = ["x"]
+sources = ["https://example.org/x"]
 )";
   const std::string second = R"([[package]]
 name = "alpha"
 version = "1.0.0"
 note = "second layer"
-sources = ["x"]
+sources = ["https://example.org/x"]
 
 [[package]]
 name = "alpha"
 version = "2.0"
-sources = ["x"]
+sources = ["https://example.org/x"]
 )";
   const auto literal = [](const std::string& text) { return toml_only(text); };
   REQUIRE(reads_plain(first));
@@ -211,7 +211,7 @@ sources = ["x"]
 
 TEST_CASE("anything beyond plain strings, string arrays and booleans is left to toml++") {
   const std::string head = "[[package]]\nname = \"alpha\"\nversion = \"1.0\"\n";
-  const std::string sources = "sources = [\"x\"]\n";
+  const std::string sources = "sources = [\"https://example.org/x\"]\n";
   REQUIRE(reads_plain(head + sources));
   const std::vector<std::string> not_plain = {
       "",                                                             // no records
@@ -219,7 +219,7 @@ TEST_CASE("anything beyond plain strings, string arrays and booleans is left to 
       "\xEF\xBB\xBF" + head + sources,                                // a byte order mark
       head,                                                           // no sources
       head + "sources = []\n",                                        // empty sources
-      head + sources + "sources = [\"y\"]\n",                         // a key twice (a TOML error)
+      head + sources + "sources = [\"https://example.org/y\"]\n",     // a key twice (a TOML error)
       head + sources + "colour = \"red\"\n",                          // an unknown key
       head + sources + "published = \"yes\"\n",                       // a wrong type
       head + "sources = \"x\"\n",                                     //
@@ -230,11 +230,12 @@ TEST_CASE("anything beyond plain strings, string arrays and booleans is left to 
       head + sources + "note = \"\"\"multi\"\"\"\n",                  // a multi-line string
       head + sources + "note = \"caf\xC3\xA9\"\n",                    // non-ASCII text
       head + sources + "# caf\xC3\xA9\n",                             // non-ASCII comment
-      head + "sources = [\n  \"x\",\n]\n",                            // a multi-line array
+      head + "sources = [\n  \"https://example.org/x\",\n]\n",        // a multi-line array
       head + sources + "requires = [\"alpha>=\"]\n",                  // an invalid requirement
       head + sources + "python = \"3.8\"\n",                          // an invalid specifier
       head + sources + "sass = [\"86\"]\n",                           // not an architecture
       head + sources + "sha256 = \"abc\"\n",                          // not a sha256
+      head + "sources = [\"notes F3\"]\n",                            // not an upstream source
       head + sources + "build = \"source\"\n",                        // needs a build_step table
       head + sources + "build = \"wheels\"\n",                        // not a choice
       head + sources + "deps = \"all\"\n",                            //
