@@ -83,6 +83,10 @@ def stand_in(directory, name, version, commit=None):
         requires = VCS_REQUIRES[commit]
     else:
         requires = pypi_metadata.requires_of(name, public)
+    if canonicalize_name(name) == "torch" and "+cu" in version:
+        # download.pytorch.org's +cuXXX builds carry their CUDA libraries; PyPI's build of the
+        # same release pulls them as nvidia-* wheels instead (pytorch.org/get-started).
+        requires = [r for r in requires if not r.startswith("nvidia-")]
     dist = canonicalize_name(name).replace("-", "_")
     filename = f"{dist}-{version}-py3-none-any.whl"
     info = f"{dist}-{version}.dist-info"

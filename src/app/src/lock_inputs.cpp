@@ -16,6 +16,19 @@ namespace fs = std::filesystem;
 using core::Error;
 using core::ExitCode;
 
+// With sources given, they decide what exists: the generated layer's releases (a PyPI snapshot)
+// leave the matrix, and a name only they described is read from the sources like any other.
+// Curated records stay, with what the snapshot filled in.
+void drop_generated_releases(matrix::Matrix& matrix) {
+  for (auto it = matrix.packages.begin(); it != matrix.packages.end();) {
+    auto& versions = it->second.versions;
+    versions.erase(std::remove_if(versions.begin(), versions.end(),
+                                  [](const matrix::PackageVersion& v) { return v.generated; }),
+                   versions.end());
+    it = versions.empty() ? matrix.packages.erase(it) : std::next(it);
+  }
+}
+
 // Hashes what the matrix was loaded from, so that an edited overlay makes a lock stale.
 std::string digest_matrix_sources(const MatrixOptions& options) {
   core::Sha256 hasher;
@@ -129,6 +142,7 @@ LockInputs gather_lock_inputs(const LockOptions& options) {
     inputs.index_sources.push_back("extra-index " + url);
   for (const auto& url : options.find_links) inputs.index_sources.push_back("find-links " + url);
   if (options.no_index) inputs.index_sources.push_back("no-index");
+  if (!inputs.index_sources.empty()) drop_generated_releases(inputs.matrix);
 
   if (options.output) {
     inputs.output = *options.output;

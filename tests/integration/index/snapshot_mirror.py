@@ -153,6 +153,11 @@ def check_lock(lock, files, failures):
     for name, p in packages.items():
         artifacts = p.get("artifacts", [])
         key = (name, Version(p["version"]))
+        # The binary's own generated layer (PyPI, matrix/generated/) holds newer releases than
+        # the mirror: those come with PyPI's URL and hash, which is what an offline lock needs.
+        if key not in files and len(artifacts) == 1 and artifacts[0].get("sha256") and \
+                artifacts[0]["url"].startswith("https://files.pythonhosted.org/"):
+            continue
         if len(artifacts) != 1 or key not in files:
             failures.append(f"{name} {p['version']}: artifacts {artifacts}")
             continue

@@ -1,5 +1,6 @@
-// Every shipped rule: it parses, and its `when`/`then` select exactly the matrix versions
-// written out by hand below (an expectation independent of the specifier code).
+// Every shipped rule: it parses, and its `when`/`then` select exactly the curated versions
+// written out by hand below (an expectation independent of the specifier code). The generated
+// layer (thousands of releases read from PyPI) is left out: a refresh must not rewrite this.
 #include <catch2/catch.hpp>
 #include <map>
 #include <set>
@@ -72,6 +73,7 @@ const std::map<std::string, Expectation>& expectations() {
       {"protobuf-descriptors-old-tensorboard",
        {{{"tensorboard", {"2.8.0"}}}, {"4.21.12", "5.29.3"}, "", "", {}, {}}},
       {"pycocotools-numpy-abi", {{{"numpy", {"1.19.5"}}}, {"2.0.1"}, "", "", {}, {}}},
+      {"pycocotools-201-cython-2", {{{"pycocotools", {"2.0.1"}}}, {}, "", "", {}, {}}},
       {"mmdet3d-bounds-from-code",
        {{{"mmdet3d", {"0.17.3", "0.18.1"}}},
         {"1.4.0+cu102.torch1.9.0", "1.4.0+cu111.torch1.9.0", "1.4.0+cu102.torch1.10.0",
@@ -83,6 +85,16 @@ const std::map<std::string, Expectation>& expectations() {
         true}},
   };
   return table;
+}
+
+// The curated layer alone (`matrix/data/`): its records may require names only the generated
+// layer holds, so unknown names are allowed here.
+matrix::LoadResult load_curated() {
+  std::vector<matrix::SourceFile> curated;
+  for (const auto& file : matrix::embedded_files()) {
+    if (file.path.rfind("matrix/data/", 0) == 0) curated.push_back(file);
+  }
+  return matrix::load_sources(curated, false);
 }
 
 // A selection in which every non-package condition of the rule holds.
@@ -97,7 +109,7 @@ matrix::Selection base_selection(const matrix::Matrix& m, const Expectation& e) 
 }  // namespace
 
 TEST_CASE("every shipped rule has an expectation and the other way round") {
-  auto loaded = matrix::load_embedded();
+  auto loaded = load_curated();
   REQUIRE(loaded.has_value());
   std::set<std::string> shipped;
   for (const auto& rule : loaded->rules) shipped.insert(rule.id);
@@ -107,7 +119,7 @@ TEST_CASE("every shipped rule has an expectation and the other way round") {
 }
 
 TEST_CASE("shipped rules select exactly the versions they claim") {
-  auto loaded = matrix::load_embedded();
+  auto loaded = load_curated();
   REQUIRE(loaded.has_value());
   const matrix::Matrix& m = loaded.value();
   for (const auto& rule : m.rules) {
@@ -135,6 +147,10 @@ TEST_CASE("shipped rules select exactly the versions they claim") {
       }
     }
     const std::string then_name = rule.then.normalized_name();
+    if (m.find_package(then_name) == nullptr) {  // only the generated layer has it (`cython`)
+      CHECK(e.then.empty());
+      continue;
+    }
     const Versions then_expected = e.then_full ? e.then : full(e.then, m, then_name);
     Versions then_matched;
     for (const auto& v : m.find_package(then_name)->versions) {
@@ -170,7 +186,7 @@ TEST_CASE("shipped rules select exactly the versions they claim") {
 }
 
 TEST_CASE("target and profile conditions decide only with the fact present") {
-  auto loaded = matrix::load_embedded();
+  auto loaded = load_curated();
   REQUIRE(loaded.has_value());
   const matrix::Matrix& m = loaded.value();
   const matrix::Rule* gcd = m.find_rule("networkx-fractions-gcd");
