@@ -1,6 +1,7 @@
 // Every shipped rule: it parses, and its `when`/`then` select exactly the curated versions
 // written out by hand below (an expectation independent of the specifier code). The generated
 // layer (thousands of releases read from PyPI) is left out: a refresh must not rewrite this.
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <map>
 #include <set>
@@ -26,7 +27,11 @@ struct Expectation {
 };
 
 const Versions kTorch1 = {"1.9.0", "1.9.1", "1.10.0", "1.10.1", "1.10.2"};
-const Versions kMmcvFull = {"1.4.0", "1.6.0", "1.7.0"};
+// Every mmcv-full 1.x release with a prebuilt wheel in the matrix (matrix/data/openmmlab.toml).
+const Versions kMmcvFull = {"1.3.10", "1.3.11", "1.3.12", "1.3.13", "1.3.14", "1.3.15", "1.3.16",
+                            "1.3.17", "1.3.18", "1.4.0",  "1.4.1",  "1.4.2",  "1.4.3",  "1.4.4",
+                            "1.4.5",  "1.4.6",  "1.4.7",  "1.4.8",  "1.5.0",  "1.5.1",  "1.5.2",
+                            "1.5.3",  "1.6.0",  "1.6.1",  "1.6.2",  "1.7.0",  "1.7.1"};
 
 Versions full(const Versions& publics, const matrix::Matrix& m, const std::string& name) {
   Versions out;
@@ -74,15 +79,85 @@ const std::map<std::string, Expectation>& expectations() {
        {{{"tensorboard", {"2.8.0"}}}, {"4.21.12", "5.29.3"}, "", "", {}, {}}},
       {"pycocotools-numpy-abi", {{{"numpy", {"1.19.5"}}}, {"2.0.1"}, "", "", {}, {}}},
       {"pycocotools-201-cython-2", {{{"pycocotools", {"2.0.1"}}}, {}, "", "", {}, {}}},
+      {"mmdet-mmcv-2.14-2.16",
+       {{{"mmdet", {"2.14.0"}}},
+        {"1.3.10", "1.3.11", "1.3.12", "1.3.13", "1.3.14", "1.3.15", "1.3.16", "1.3.17", "1.3.18",
+         "1.4.0"},
+        "",
+        "",
+        {},
+        {}}},
+      {"mmdet-mmcv-2.17",
+       {{{"mmdet", {}}}, {"1.3.14", "1.3.15", "1.3.16", "1.3.17", "1.3.18"}, "", "", {}, {}}},
+      {"mmdet-mmcv-2.18", {{{"mmdet", {}}}, {"1.3.17", "1.3.18"}, "", "", {}, {}}},
+      {"mmdet-mmcv-2.19-2.23",
+       {{{"mmdet", {"2.20.0"}}},
+        {"1.3.17", "1.3.18", "1.4.0", "1.4.1", "1.4.2", "1.4.3", "1.4.4", "1.4.5", "1.4.6", "1.4.7",
+         "1.4.8"},
+        "",
+        "",
+        {},
+        {}}},
+      {"mmdet-mmcv-2.24-2.25.1",
+       {{{"mmdet", {}}},
+        {"1.3.17", "1.3.18", "1.4.0", "1.4.1", "1.4.2", "1.4.3", "1.4.4", "1.4.5", "1.4.6", "1.4.7",
+         "1.4.8", "1.5.0", "1.5.1", "1.5.2", "1.5.3"},
+        "",
+        "",
+        {},
+        {}}},
+      {"mmdet-mmcv-2.25.2-2.25.3",
+       {{{"mmdet", {}}},
+        {"1.3.17", "1.3.18", "1.4.0", "1.4.1", "1.4.2", "1.4.3", "1.4.4", "1.4.5", "1.4.6", "1.4.7",
+         "1.4.8", "1.5.0", "1.5.1", "1.5.2", "1.5.3", "1.6.0", "1.6.1", "1.6.2"},
+        "",
+        "",
+        {},
+        {}}},
+      {"mmdet-mmcv-2.26",
+       {{{"mmdet", {"2.26.0"}}},
+        {"1.3.17", "1.3.18", "1.4.0", "1.4.1", "1.4.2", "1.4.3", "1.4.4",
+         "1.4.5",  "1.4.6",  "1.4.7", "1.4.8", "1.5.0", "1.5.1", "1.5.2",
+         "1.5.3",  "1.6.0",  "1.6.1", "1.6.2", "1.7.0", "1.7.1"},
+        "",
+        "",
+        {},
+        {}}},
+      {"mmdet3d-mmcv-0.15-0.17.2",
+       {{{"mmdet3d", {"0.17.1"}}},
+        {"1.3.10", "1.3.11", "1.3.12", "1.3.13", "1.3.14", "1.3.15", "1.3.16", "1.3.17", "1.3.18",
+         "1.4.0"},
+        "",
+        "",
+        {},
+        {}}},
+      {"mmdet3d-mmcv-1.0.0rc1", {{{"mmdet3d", {}}}, {"1.4.8", "1.5.0"}, "", "", {}, {}}},
+      {"mmdet3d-mmcv-1.0.0rc2-rc3",
+       {{{"mmdet3d", {}}}, {"1.4.8", "1.5.0", "1.5.1", "1.5.2", "1.5.3", "1.6.0"}, "", "", {}, {}}},
+      {"mmdet3d-mmcv-1.0.0rc4-rc6",
+       {{{"mmdet3d", {"1.0.0rc6"}}},
+        {"1.5.2", "1.5.3", "1.6.0", "1.6.1", "1.6.2", "1.7.0"},
+        "",
+        "",
+        {},
+        {}}},
+      {"mmdet3d-mmdet-0.15-0.17.3",
+       {{{"mmdet3d", {"0.17.1", "0.17.3"}}}, {"2.14.0", "2.20.0", "2.26.0"}, "", "", {}, {}}},
+      {"mmdet3d-mmdet-0.18-1.0.0rc2",
+       {{{"mmdet3d", {"0.18.1"}}}, {"2.20.0", "2.26.0"}, "", "", {}, {}}},
+      {"mmdet3d-mmdet-1.0.0rc3-rc6", {{{"mmdet3d", {"1.0.0rc6"}}}, {"2.26.0"}, "", "", {}, {}}},
+      {"mmdet3d-mmseg-0.15-0.17.3",
+       {{{"mmdet3d", {"0.17.1", "0.17.3"}}}, {"0.14.1", "0.20.2", "0.29.1"}, "", "", {}, {}}},
+      {"mmdet3d-mmseg-0.18-1.0.0rc6",
+       {{{"mmdet3d", {"0.18.1", "1.0.0rc6"}}}, {"0.20.2", "0.29.1"}, "", "", {}, {}}},
       {"mmdet3d-bounds-from-code",
        {{{"mmdet3d", {"0.17.3", "0.18.1"}}},
-        {"1.4.0+cu102.torch1.9.0", "1.4.0+cu111.torch1.9.0", "1.4.0+cu102.torch1.10.0",
-         "1.4.0+cu111.torch1.10.0", "1.4.0+cu113.torch1.10.0", "1.4.0+source"},
+        {"1.3.10", "1.3.11", "1.3.12", "1.3.13", "1.3.14", "1.3.15", "1.3.16", "1.3.17", "1.3.18",
+         "1.4.0", "1.4.1", "1.4.2", "1.4.3", "1.4.4", "1.4.5", "1.4.6", "1.4.7", "1.4.8", "1.5.0"},
         "",
         "",
         {},
-        {},
-        true}},
+        {}}},
   };
   return table;
 }
@@ -152,6 +227,10 @@ TEST_CASE("shipped rules select exactly the versions they claim") {
       continue;
     }
     const Versions then_expected = e.then_full ? e.then : full(e.then, m, then_name);
+    // A `when` no curated release meets (mmdet 2.17: only the generated layer has it) cannot be
+    // made to hold here; its `then` is still checked below.
+    const bool when_can_hold = std::all_of(e.when.begin(), e.when.end(),
+                                           [](const auto& entry) { return !entry.second.empty(); });
     Versions then_matched;
     for (const auto& v : m.find_package(then_name)->versions) {
       if (rule.then.specifier.contains(v.version, true)) then_matched.insert(v.version.to_string());
@@ -166,6 +245,7 @@ TEST_CASE("shipped rules select exactly the versions they claim") {
         }
       }
       s.pins[then_name] = v.version;
+      if (!when_can_hold) continue;
       const bool in_then = then_expected.count(v.version.to_string()) != 0;
       const auto verdict = matrix::check_rule(rule, s);
       INFO("then version " << v.version.to_string());
