@@ -44,6 +44,11 @@ RUN --mount=type=cache,target=/root/.cache/pip \
 
 COPY bevenv-probe /usr/local/bin/bevenv-probe
 
+# The image checks itself: `pip check` and bevenv-probe's Python checks (docs/build-image.md).
+RUN pip check \
+    && XDG_CACHE_HOME=/tmp/bevenv-verify bevenv-probe --only python --python /opt/venv/bin/python --timeout 300 --fail-on problem >/dev/null \
+    && rm -rf /tmp/bevenv-verify
+
 RUN useradd --no-log-init --create-home --uid 1000 --shell /bin/bash bevenv
 WORKDIR /home/bevenv
 
