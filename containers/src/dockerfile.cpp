@@ -130,7 +130,11 @@ std::string locked_install_steps(const ImagePlan& plan, const ImageFiles& files)
 std::string verify_step(bool with_probe, bool project_builds_follow) {
   std::string out = "\n# The image checks itself: `pip check`";
   if (with_probe) out += " and bevenv-probe's Python checks (docs/build-image.md)";
-  out += project_builds_follow ? ";\n# F5 (compiled ops) waits for the project builds.\n" : ".\n";
+  out += with_probe && project_builds_follow
+             ? ";\n# F5 (compiled ops) waits for the project builds.\n"
+             : ".\n";
+  // A layer of its own, so that a failure names it: DL3059 (consecutive RUNs) does not apply.
+  out += "# hadolint ignore=DL3059\n";
   out += "RUN pip check";
   if (with_probe) {
     out += " \\\n    && XDG_CACHE_HOME=/tmp/bevenv-verify " + std::string(kProbeName) +
@@ -327,6 +331,10 @@ ImageFiles render_image_files(const lockfiles::Lockfile& lock_in, const ImageOpt
   out += "ARG DEBIAN_FRONTEND=noninteractive\n\n";
   out += python_step(plan, !plan.dependency_builds.empty() || !plan.project_builds.empty());
   out += environment_step(lock);
+  // Early, where it changes nothing after it, and not beside the self-check's RUN (DL3059).
+  const std::string& user = options.user;
+  out += "RUN useradd --no-log-init --create-home --uid " + std::to_string(options.uid) +
+         " --shell /bin/bash " + user + "\n";
   out += locked_install_steps(plan, files);
   for (const auto& b : plan.dependency_builds) out += "\n" + build_step(b);
   if (options.with_probe) {
@@ -336,9 +344,6 @@ ImageFiles render_image_files(const lockfiles::Lockfile& lock_in, const ImageOpt
   // Before the project source: a broken environment fails before the slow project builds, and
   // this layer stays cached when only the project changes.
   out += verify_step(options.with_probe, !plan.project_builds.empty());
-  const std::string& user = options.user;
-  out += "\nRUN useradd --no-log-init --create-home --uid " + std::to_string(options.uid) +
-         " --shell /bin/bash " + user + "\n";
   if (!plan.project_dir.empty()) {
     out += project_steps(plan, options.with_probe);
   } else {

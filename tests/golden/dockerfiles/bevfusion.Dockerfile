@@ -25,6 +25,7 @@ ENV VIRTUAL_ENV="/opt/venv" \
     FORCE_CUDA="1" \
     PYTORCH_CUDA_ALLOC_CONF="max_split_size_mb:128" \
     TORCH_CUDA_ARCH_LIST="7.0;8.6+PTX"
+RUN useradd --no-log-init --create-home --uid 1000 --shell /bin/bash bevenv
 
 # First the locked packages without a recorded sha256 (their pages publish none):
 # pinned, without dependency resolution, not hash-checked.
@@ -41,11 +42,10 @@ COPY bevenv-probe /usr/local/bin/bevenv-probe
 
 # The image checks itself: `pip check` and bevenv-probe's Python checks (docs/build-image.md);
 # F5 (compiled ops) waits for the project builds.
+# hadolint ignore=DL3059
 RUN pip check \
     && XDG_CACHE_HOME=/tmp/bevenv-verify bevenv-probe --only python --python /opt/venv/bin/python --timeout 300 --fail-on problem --skip-check F5 >/dev/null \
     && rm -rf /tmp/bevenv-verify
-
-RUN useradd --no-log-init --create-home --uid 1000 --shell /bin/bash bevenv
 
 # The project source comes last: editing it leaves every layer above cached.
 COPY project/ /workspace/bevfusion/
@@ -57,6 +57,7 @@ RUN --mount=type=cache,target=/root/.cache/pip \
     && python setup.py develop
 
 # The image checks itself: `pip check` and bevenv-probe's Python checks (docs/build-image.md).
+# hadolint ignore=DL3059
 RUN pip check \
     && XDG_CACHE_HOME=/tmp/bevenv-verify bevenv-probe --only python --python /opt/venv/bin/python --timeout 300 --fail-on problem >/dev/null \
     && rm -rf /tmp/bevenv-verify
