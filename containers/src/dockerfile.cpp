@@ -86,21 +86,63 @@ std::string environment_step(const lockfiles::Lockfile& lock) {
   return key_values("ENV", env);
 }
 
-std::string pip_install_step(const ImagePlan& plan, bool hashes) {
-  std::string out =
-      "COPY " + std::string(kRequirementsName) + " /opt/bevenv/" + kRequirementsName + "\n";
+// One `pip install --no-deps` of a requirements file from the context. The index option's URL
+// comes from the lockfile, checked, and is shell-quoted; the pins stay in the file.
+std::string pip_install_step(const std::string& file, const std::string& index_option,
+                             bool hashes) {
+  std::string out = "COPY " + file + " /opt/bevenv/" + file + "\n";
   out += "RUN " + std::string(kPipCache) + " \\\n";
   out += "    pip install --no-deps";
   if (hashes) out += " --require-hashes";
-  if (!plan.pip_index_option.empty()) {
-    const auto space = plan.pip_index_option.find(' ');
-    out += " " + (space == std::string::npos
-                      ? plan.pip_index_option
-                      : plan.pip_index_option.substr(0, space) + " " +
-                            shell_quote(plan.pip_index_option.substr(space + 1)));
+  if (!index_option.empty()) {
+    const auto space = index_option.find(' ');
+    out += " " + (space == std::string::npos ? index_option
+                                             : index_option.substr(0, space) + " " +
+                                                   shell_quote(index_option.substr(space + 1)));
   }
-  out += " -r /opt/bevenv/" + std::string(kRequirementsName) + "\n";
+  out += " -r /opt/bevenv/" + file + "\n";
   return out;
+}
+
+// The packages without a recorded sha256 first (torch: later builds import it), by file URL or
+// `name==version` from their page; then the rest, every file hash-checked.
+std::string locked_install_steps(const ImagePlan& plan, const ImageFiles& files) {
+  std::string out;
+  if (!files.unhashed_requirements.empty()) {
+    out += "\n# First the locked packages without a recorded sha256 (their pages publish none):\n";
+    out += "# pinned, without dependency resolution, not hash-checked.\n";
+    out += pip_install_step(kUnhashedRequirementsName, plan.unhashed_index_option, false);
+  }
+  if (files.hashes_required || files.unhashed_requirements.empty()) {
+    out += "\n# The locked packages, exactly: pinned, without dependency resolution";
+    out += files.hashes_required ? ", hash-checked.\n" : ".\n";
+    out += pip_install_step(kRequirementsName, plan.pip_index_option, files.hashes_required);
+  }
+  return out;
+}
+
+// The image checks itself; a failure stops the build at this layer. `pip check`: every installed
+// distribution's requirements are met (a lock missing a package fails here). bevenv-probe's
+// Python checks, where it is in the image: `import torch` and the field failures F1-F4 and
+// mmcv's ops, all of which import without a GPU; it fails where `bevenv doctor` reports a
+// problem. F5 (mmdet3d's compiled ops) is skipped while project builds that compile ops are
+// still to come; the check after them runs it.
+std::string verify_step(bool with_probe, bool project_builds_follow) {
+  std::string out = "\n# The image checks itself: `pip check`";
+  if (with_probe) out += " and bevenv-probe's Python checks (docs/build-image.md)";
+  out += with_probe && project_builds_follow
+             ? ";\n# F5 (compiled ops) waits for the project builds.\n"
+             : ".\n";
+  // A layer of its own, so that a failure names it: DL3059 (consecutive RUNs) does not apply.
+  out += "# hadolint ignore=DL3059\n";
+  out += "RUN pip check";
+  if (with_probe) {
+    out += " \\\n    && XDG_CACHE_HOME=/tmp/bevenv-verify " + std::string(kProbeName) +
+           " --only python --python " + kVenv + "/bin/python --timeout 300 --fail-on problem";
+    if (project_builds_follow) out += " --skip-check F5";
+    out += " >/dev/null \\\n    && rm -rf /tmp/bevenv-verify";
+  }
+  return out + "\n";
 }
 
 // `export A='1' B='2' \` so that every command of the step sees the build's variables.
@@ -212,6 +254,45 @@ std::string labels(const lockfiles::Lockfile& lock, const ImagePlan& plan,
   return key_values("LABEL", pairs);
 }
 
+// Everything but the Dockerfile: the two requirements files and the builds' sources.
+ImageFiles context_files(const ImagePlan& plan, const ImageOptions& options) {
+  ImageFiles files;
+  lockfiles::RequirementsOptions requirements_options;
+  requirements_options.lockfile_name = options.lockfile_name;
+  requirements_options.file_name = kRequirementsName;
+  requirements_options.unhashed_file_name = kUnhashedRequirementsName;
+  const auto exported = lockfiles::export_requirements(plan.installable, requirements_options);
+  files.requirements = exported.text;
+  files.unhashed_requirements = exported.unhashed_text;
+  files.hashes_required = exported.hashes_written;
+  files.packages_without_hashes = exported.packages_without_hashes;
+  files.built_in_image = plan.built_in_image;
+  for (const auto& b : plan.dependency_builds) {
+    if (!b.requirement_file.empty())
+      files.build_requirements.emplace_back(b.requirement_file, b.requirement_text);
+  }
+  files.base_image = plan.base_image;
+  files.project_dir = plan.project_dir;
+  files.python_minor = plan.python_minor;
+  return files;
+}
+
+// The project source, its builds and (after builds, which may install packages and compile
+// ops) the self-check again, F5 included.
+std::string project_steps(const ImagePlan& plan, bool with_probe) {
+  std::string out =
+      "\n# The project source comes last: editing it leaves every layer above cached.\n";
+  out += "COPY " + std::string(kProjectDirName) + "/ " + plan.project_dir + "/\n";
+  std::string workdir;
+  for (const auto& b : plan.project_builds) {
+    out += "\n" + build_step(b);
+    workdir = b.workdir;
+  }
+  if (!plan.project_builds.empty()) out += verify_step(with_probe, false);
+  if (workdir != plan.project_dir) out += "WORKDIR " + plan.project_dir + "\n";
+  return out;
+}
+
 }  // namespace
 
 std::string iso8601_utc(std::int64_t epoch_seconds) {
@@ -237,24 +318,7 @@ ImageFiles render_image_files(const lockfiles::Lockfile& lock_in, const ImageOpt
                       "`" + options.user + "` is not a user name useradd accepts",
                       "use lower-case letters, digits, `_` and `-`, starting with a letter");
   }
-
-  ImageFiles files;
-  lockfiles::RequirementsOptions requirements_options;
-  requirements_options.lockfile_name = options.lockfile_name;
-  const auto exported = lockfiles::export_requirements(plan.installable, requirements_options);
-  files.requirements = exported.text;
-  files.hashes_required = exported.hashes_written;
-  files.packages_without_hashes = exported.packages_without_hashes;
-  files.built_in_image = plan.built_in_image;
-  for (const auto& b : plan.dependency_builds) {
-    if (!b.requirement_file.empty())
-      files.build_requirements.emplace_back(b.requirement_file, b.requirement_text);
-  }
-  files.base_image = plan.base_image;
-  files.project_dir = plan.project_dir;
-  files.python_minor = plan.python_minor;
-
-  const bool compiles = !plan.dependency_builds.empty() || !plan.project_builds.empty();
+  ImageFiles files = context_files(plan, options);
   std::string& out = files.dockerfile;
   out += "# Generated by bevenv from " + options.lockfile_name;
   if (!lock.profile.empty()) out += " (profile " + lock.profile + ")";
@@ -265,28 +329,23 @@ ImageFiles render_image_files(const lockfiles::Lockfile& lock_in, const ImageOpt
   out += "FROM " + plan.base_image + "\n";
   out += "SHELL [\"/bin/bash\", \"-o\", \"pipefail\", \"-c\"]\n";
   out += "ARG DEBIAN_FRONTEND=noninteractive\n\n";
-  out += python_step(plan, compiles);
+  out += python_step(plan, !plan.dependency_builds.empty() || !plan.project_builds.empty());
   out += environment_step(lock);
-  out += "\n# The locked packages, exactly: pinned, without dependency resolution";
-  out += files.hashes_required ? ", hash-checked.\n" : ".\n";
-  out += pip_install_step(plan, files.hashes_required);
+  // Early, where it changes nothing after it, and not beside the self-check's RUN (DL3059).
+  const std::string& user = options.user;
+  out += "RUN useradd --no-log-init --create-home --uid " + std::to_string(options.uid) +
+         " --shell /bin/bash " + user + "\n";
+  out += locked_install_steps(plan, files);
   for (const auto& b : plan.dependency_builds) out += "\n" + build_step(b);
   if (options.with_probe) {
     // The context stores it with mode 0755; COPY keeps the mode.
     out += "\nCOPY " + std::string(kProbeName) + " /usr/local/bin/" + kProbeName + "\n";
   }
-  const std::string& user = options.user;
-  out += "\nRUN useradd --no-log-init --create-home --uid " + std::to_string(options.uid) +
-         " --shell /bin/bash " + user + "\n";
+  // Before the project source: a broken environment fails before the slow project builds, and
+  // this layer stays cached when only the project changes.
+  out += verify_step(options.with_probe, !plan.project_builds.empty());
   if (!plan.project_dir.empty()) {
-    out += "\n# The project source comes last: editing it leaves every layer above cached.\n";
-    out += "COPY " + std::string(kProjectDirName) + "/ " + plan.project_dir + "/\n";
-    std::string workdir;
-    for (const auto& b : plan.project_builds) {
-      out += "\n" + build_step(b);
-      workdir = b.workdir;
-    }
-    if (workdir != plan.project_dir) out += "WORKDIR " + plan.project_dir + "\n";
+    out += project_steps(plan, options.with_probe);
   } else {
     out += "WORKDIR /home/" + user + "\n";
   }

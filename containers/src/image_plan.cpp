@@ -6,6 +6,7 @@
 #include "bevenv/core/error.hpp"
 #include "bevenv/core/name.hpp"
 #include "bevenv/core/outside_text.hpp"
+#include "bevenv/lockfiles/export.hpp"
 #include "safe_text.hpp"
 
 namespace bevenv::containers::detail {
@@ -52,6 +53,41 @@ void check_package_text(const lockfiles::Package& p, std::size_t index) {
                 "that URL as a find-links page");
   }
   if (p.markers) check_single_line(*p.markers, at + ".markers");
+  // A package without a recorded sha256 is pinned by its artifact's URL (in a context file, never
+  // a shell word), which the build must be able to fetch.
+  const lockfiles::Artifact* pinned = lockfiles::pinned_artifact(p);
+  if (pinned == nullptr || lockfiles::hash_checkable(p)) return;
+  if (!core::is_url_text(pinned->url) || !core::is_remote_url(pinned->url)) {
+    throw Error(ExitCode::bad_input,
+                "lockfile field `" + at +
+                    ".artifacts[0].url`: expected an http(s) URL an image build can fetch",
+                "re-create the lockfile with `bevenv lock` against an index served over HTTP");
+  }
+}
+
+// pip looks at PyPI only when the lockfile says a package comes from there: a name that also
+// exists on PyPI cannot be swapped in for one from a private index or page.
+std::string index_option(const std::vector<const lockfiles::Package*>& packages) {
+  std::string first_index;
+  for (const auto* p : packages) {
+    if (p->source.kind == SourceKind::pypi) return "";
+    if (p->source.kind == SourceKind::index && first_index.empty()) first_index = p->source.url;
+  }
+  return first_index.empty() ? "--no-index" : "--index-url " + first_index;
+}
+
+void plan_index_options(ImagePlan& plan) {
+  std::vector<const lockfiles::Package*> hashed;
+  std::vector<const lockfiles::Package*> unhashed;
+  for (const auto& p : plan.installable.packages) {
+    // An unhashed package pinned by its file's URL needs no index at all.
+    if (lockfiles::hash_checkable(p))
+      hashed.push_back(&p);
+    else if (lockfiles::pinned_artifact(p) == nullptr)
+      unhashed.push_back(&p);
+  }
+  plan.pip_index_option = index_option(hashed);
+  plan.unhashed_index_option = index_option(unhashed);
 }
 
 void check_environment(const lockfiles::Environment& env) {
@@ -233,17 +269,7 @@ ImagePlan plan_image(const lockfiles::Lockfile& model, const ImageOptions& optio
                 "setup.py)");
   }
 
-  bool from_pypi = false;
-  std::string first_index;
-  for (const auto& p : plan.installable.packages) {
-    if (p.source.kind == SourceKind::pypi) from_pypi = true;
-    if (p.source.kind == SourceKind::index && first_index.empty()) first_index = p.source.url;
-  }
-  // pip looks at PyPI only when the lockfile says a package comes from there: a name that also
-  // exists on PyPI cannot be swapped in for one from a private index or page.
-  if (!from_pypi) {
-    plan.pip_index_option = first_index.empty() ? "--no-index" : "--index-url " + first_index;
-  }
+  plan_index_options(plan);
   return plan;
 }
 

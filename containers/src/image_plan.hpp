@@ -30,7 +30,10 @@ struct ImagePlan {
   std::vector<PlannedBuild> dependency_builds;  // run before the project source is copied
   std::vector<PlannedBuild> project_builds;     // run in the project source
   std::string project_dir;                      // empty: no project source in the image
-  std::string pip_index_option;                 // `--no-index`, `--index-url URL` or empty (PyPI)
+  // `--no-index`, `--index-url URL` or empty (PyPI): for the hash-checked install, and for the
+  // install of the packages without a recorded sha256 that runs before it.
+  std::string pip_index_option;
+  std::string unhashed_index_option;
 };
 
 // Validates the lockfile and everything that will reach the Dockerfile; throws

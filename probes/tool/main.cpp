@@ -23,6 +23,7 @@ constexpr const char* kVersion = BEVENV_PROBE_VERSION;
 constexpr int kExitOk = 0;
 constexpr int kExitProbeFailed = 1;
 constexpr int kExitUsage = 2;
+constexpr int kExitPythonProblem = 3;
 
 constexpr const char* kHelp =
     R"(bevenv-probe: report what this host can do with CUDA, NCCL and Python, as JSON.
@@ -38,6 +39,12 @@ usage: bevenv-probe [options]
   --compile-only PATH     with --arch: only compile the kernel and write the CUBIN to PATH
   --cuda-version-override X.Y
                           report the driver as supporting at most CUDA X.Y (for testing)
+  --fail-on problem       exit 3 when the Python probe finds what `bevenv doctor` calls a
+                          problem: `import torch` fails, or a check (F1-F5, mmcv-ops) fails;
+                          not mmcv-duplicate, nor F2 without torch or with torch >= 1.11.
+                          Each is named on stderr. `bevenv build-image` runs this in its images
+  --skip-check LIST       with --fail-on: checks that do not count, comma separated
+                          (F1,F2,F3,F4,F5,mmcv-ops,mmcv-duplicate)
   --rank                  cluster mode: one process per GPU under torchrun, srun or mpirun;
                           see `bevenv-probe --rank --help`
   --version               print the version
@@ -46,12 +53,14 @@ usage: bevenv-probe [options]
 Each probe runs in its own process, so a hung driver or a crashing import costs only that
 probe's result. Exit status: 0 every probe ran and found what it looks for; 1 some probe
 reports missing, no_device, error, timeout, crashed or unsupported (the JSON says which);
-2 bad command line.
+2 bad command line; 3 (with --fail-on problem) a Python check found a problem.
 
 example: bevenv-probe --python .venv/bin/python --only driver,kernel,python
 )";
 
 const std::vector<std::string> kProbeNames{"host", "driver", "nvml", "kernel", "nccl", "python"};
+const std::set<std::string> kPythonCheckIds{
+    "F1", "F2", "F3", "F4", "F5", "mmcv-ops", "mmcv-duplicate"};
 
 struct UsageError {
   std::string message;
@@ -109,6 +118,18 @@ Options parse(int argc, char** argv, bool& exit_now) {
       options.arch = arch;
     } else if (arg == "--compile-only") {
       options.compile_only_path = value(i, arg);
+    } else if (arg == "--fail-on") {
+      if (value(i, arg) != "problem") throw UsageError{"`--fail-on` takes `problem`"};
+      options.fail_on_problem = true;
+    } else if (arg == "--skip-check") {
+      std::stringstream list(value(i, arg));
+      for (std::string id; std::getline(list, id, ',');) {
+        if (!kPythonCheckIds.contains(id)) {
+          throw UsageError{"unknown check `" + id +
+                           "`; known: F1, F2, F3, F4, F5, mmcv-ops, mmcv-duplicate"};
+        }
+        options.skip_checks.insert(id);
+      }
     } else if (arg == "--cuda-version-override") {
       const std::string text = value(i, arg);
       options.cuda_version_override = parse_cuda_version(text);
@@ -119,6 +140,9 @@ Options parse(int argc, char** argv, bool& exit_now) {
     } else {
       throw UsageError{"unknown option `" + arg + "`; see `bevenv-probe --help`"};
     }
+  }
+  if (!options.skip_checks.empty() && !options.fail_on_problem) {
+    throw UsageError{"`--skip-check` needs `--fail-on problem`"};
   }
   if (options.compile_only_path && !options.arch) {
     throw UsageError{"`--compile-only` needs `--arch sm_XY`"};
@@ -203,7 +227,11 @@ int run(const Options& options) {
   report["status"] = all_ok ? "ok" : "incomplete";
   std::cout << report.dump(2) << "\n";
   std::cout.flush();
-  return all_ok ? kExitOk : kExitProbeFailed;
+  if (!all_ok) return kExitProbeFailed;
+  if (!options.fail_on_problem || !report.contains("python")) return kExitOk;
+  const std::vector<std::string> problems = python_problems(report["python"], options.skip_checks);
+  for (const auto& line : problems) std::cerr << "bevenv-probe: problem: " << line << "\n";
+  return problems.empty() ? kExitOk : kExitPythonProblem;
 }
 
 }  // namespace

@@ -19,6 +19,8 @@ struct Options {
   std::chrono::milliseconds timeout{std::chrono::seconds(30)};
   std::optional<int> cuda_version_override;  // as cuDriverGetVersion encodes it: 11020
   bool test_hooks = false;                   // BEVENV_PROBE_TEST_HOOKS=1: selftest probes
+  bool fail_on_problem = false;              // --fail-on problem: exit 3 on a Python problem
+  std::set<std::string> skip_checks;         // --skip-check: Python checks that cannot fail
 };
 
 // The CUDA version cuDriverGetVersion reports (12020) as text ("12.2").
@@ -36,6 +38,12 @@ json probe_nccl(const std::vector<std::string>& python_lib_dirs);
 json probe_python(const Options& options);
 // Only the nvidia/*/lib folders of the interpreter's site-packages (a quick run of the script).
 json python_library_dirs(const Options& options);
+
+// The Python report's problems, as `bevenv doctor` grades them: `import torch` failing, and each
+// check whose status is `problem`, less those doctor calls warnings (mmcv-duplicate; F2 where
+// torch >= 1.11 no longer uses distutils), F2 without torch, and those in `skip`. One line each:
+// `ID: evidence`.
+std::vector<std::string> python_problems(const json& python, const std::set<std::string>& skip);
 
 bool kernel_probe_built();
 bool nccl_probe_built();

@@ -83,6 +83,8 @@ void add_lock_commands(CLI::App& root, const GlobalOptions& global, Action& acti
   CLI::App* exp = root.add_subcommand("export", "Write the lockfile as requirements.txt or JSON");
   exp->footer(
       "Example:\n  bevenv export --format requirements -o requirements.txt\n"
+      "  pip install --no-deps -r requirements.unhashed.txt  # written when some package has no "
+      "hash\n"
       "  pip install --no-deps --require-hashes -r requirements.txt");
   exp->add_option("--format", *export_format, "requirements or json")
       ->capture_default_str()
@@ -92,7 +94,8 @@ void add_lock_commands(CLI::App& root, const GlobalOptions& global, Action& acti
       ->type_name("FILE");
   exp->add_option("-o,--output", *export_output, "File to write (default: stdout)")
       ->type_name("FILE");
-  exp->add_flag("!--no-hashes", export_options->hashes, "Leave out --hash lines");
+  exp->add_flag("!--no-hashes", export_options->hashes,
+                "Leave out --hash lines (one file, nothing hash-checked)");
   exp->callback([&action, export_options, export_lockfile, export_format, export_output] {
     export_options->lockfile = *export_lockfile;
     export_options->format =

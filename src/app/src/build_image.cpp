@@ -69,6 +69,8 @@ std::vector<ContextEntry> context_entries(const ImageFiles& files, const std::st
   entries.push_back({kDockerfileName, ContextEntry::Kind::file, false, files.dockerfile, {}, {}});
   entries.push_back(
       {kRequirementsName, ContextEntry::Kind::file, false, files.requirements, {}, {}});
+  if (const std::string& text = files.unhashed_requirements; !text.empty())
+    entries.push_back({kUnhashedRequirementsName, ContextEntry::Kind::file, false, text, {}, {}});
   entries.push_back({kRunScriptName, ContextEntry::Kind::file, true, run_script, {}, {}});
   for (const auto& [name, text] : files.build_requirements)
     entries.push_back({name, ContextEntry::Kind::file, false, text, {}, {}});
@@ -124,16 +126,20 @@ CommandOutput build_image(const BuildImageOptions& options) {
                                              {kRequirementsName, files.requirements, false},
                                              {kRunScriptName, script, true},
                                              {kContextName, tar, false}};
+  if (!files.unhashed_requirements.empty())
+    written.push_back({kUnhashedRequirementsName, files.unhashed_requirements, false});
   for (const auto& [name, text] : files.build_requirements) written.push_back({name, text, false});
   detail::write_output_dir(options.output, written);
 
-  if (!files.hashes_required) {
+  if (!files.packages_without_hashes.empty()) {
     std::string names;
     for (const auto& n : files.packages_without_hashes)
       names += (names.empty() ? "`" : ", `") + n + "`";
-    out.diagnostics.push_back(
-        {Mark::warning, 0, "pip cannot check hashes: the lockfile records no sha256 for " + names,
-         false, false});
+    out.diagnostics.push_back({Mark::warning, 0,
+                               "no sha256 recorded for " + names +
+                                   ": a separate step installs them first without hash checks (`" +
+                                   kUnhashedRequirementsName + "`); the rest is hash-checked",
+                               false, false});
   }
   if (!probe) {
     out.diagnostics.push_back({Mark::info, 0,
@@ -149,6 +155,7 @@ CommandOutput build_image(const BuildImageOptions& options) {
               {"context_digest", context_digest},
               {"tag", run.image},
               {"hashes_required", files.hashes_required},
+              {"packages_without_hashes", files.packages_without_hashes},
               {"built_in_image", files.built_in_image},
               {"shm_size_gib", run.ipc_host ? 0 : shm_size_gib(run)},
               {"run", {{"docker", docker_run_line(run)}, {"podman", podman_run_line(run)}}},

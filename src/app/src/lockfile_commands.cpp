@@ -22,6 +22,69 @@ lockfiles::Lockfile read_or_explain(const std::filesystem::path& path) {
   return lockfiles::read_lockfile(path);
 }
 
+CommandOutput& write_or_print(const std::optional<std::filesystem::path>& output,
+                              const std::string& text, CommandOutput& out) {
+  if (output) {
+    core::write_file_atomic(*output, text);
+    out.add("Wrote `" + output->string() + "`");
+    return out;
+  }
+  std::istringstream lines(text);
+  for (std::string line; std::getline(lines, line);) out.add(line);
+  return out;
+}
+
+std::string quoted_names(const std::vector<std::string>& names) {
+  std::string out;
+  for (const auto& n : names) out += (out.empty() ? "`" : ", `") + n + "`";
+  return out;
+}
+
+// The hash-checked set goes to `-o` (or stdout); the packages whose files have no recorded
+// sha256 go to a second file beside it, installed first without `--require-hashes`.
+CommandOutput export_requirements_files(const lockfiles::Lockfile& lock,
+                                        const ExportOptions& options) {
+  lockfiles::RequirementsOptions requirements;
+  requirements.lockfile_name = options.lockfile.filename().string();
+  requirements.hashes = options.hashes;
+  if (options.output) requirements.file_name = options.output->filename().string();
+  requirements.unhashed_file_name = lockfiles::unhashed_file_name_for(requirements.file_name);
+  const auto exported = lockfiles::export_requirements(lock, requirements);
+  CommandOutput out;
+  const bool split = !exported.unhashed_text.empty();
+  std::optional<std::filesystem::path> unhashed_path;
+  if (split && options.output)
+    unhashed_path = options.output->parent_path() / requirements.unhashed_file_name;
+  out.json = {{"format", "requirements"},
+              {"hashes", exported.hashes_written},
+              {"text", exported.text},
+              {"packages_without_hashes", exported.packages_without_hashes},
+              {"unhashed_text", split ? nlohmann::json(exported.unhashed_text) : nullptr},
+              {"unhashed_output",
+               unhashed_path ? nlohmann::json(unhashed_path->string()) : nlohmann::json(nullptr)}};
+  const std::string names = quoted_names(exported.packages_without_hashes);
+  if (options.hashes && split && unhashed_path) {
+    out.diagnostics.push_back({Mark::warning, 0,
+                               "no sha256 recorded for " + names + ": pinned without hashes in `" +
+                                   unhashed_path->string() +
+                                   "`, installed first with `pip install "
+                                   "--no-deps -r`, then this file with `--require-hashes`",
+                               false, false});
+  } else if (options.hashes && split) {
+    out.diagnostics.push_back({Mark::warning, 0,
+                               "no sha256 recorded for " + names +
+                                   ": they are not in this output; `-o FILE` also writes them to "
+                                   "`FILE`'s sibling `*.unhashed.txt`, installed first",
+                               false, false});
+  }
+  write_or_print(options.output, exported.text, out);
+  if (unhashed_path) {
+    core::write_file_atomic(*unhashed_path, exported.unhashed_text);
+    out.add("Wrote `" + unhashed_path->string() + "` (install it first)");
+  }
+  return out;
+}
+
 }  // namespace
 
 CommandOutput why(const WhyOptions& options) {
@@ -53,34 +116,11 @@ CommandOutput why(const WhyOptions& options) {
 
 CommandOutput export_lockfile(const ExportOptions& options) {
   const lockfiles::Lockfile lock = read_or_explain(options.lockfile);
+  if (options.format == ExportFormat::requirements) return export_requirements_files(lock, options);
   CommandOutput out;
-  std::string text;
-  if (options.format == ExportFormat::json) {
-    text = lockfiles::export_json(lock);
-    out.json = nlohmann::json::parse(text);
-  } else {
-    lockfiles::RequirementsOptions requirements;
-    requirements.lockfile_name = options.lockfile.filename().string();
-    requirements.hashes = options.hashes;
-    const auto exported = lockfiles::export_requirements(lock, requirements);
-    text = exported.text;
-    if (options.hashes && !exported.hashes_written && !exported.packages_without_hashes.empty()) {
-      std::string names;
-      for (const auto& n : exported.packages_without_hashes)
-        names += (names.empty() ? "`" : ", `") + n + "`";
-      out.diagnostics.push_back(
-          {Mark::warning, 0, "no `--hash` lines: no sha256 recorded for " + names, false, false});
-    }
-    out.json = {{"format", "requirements"}, {"hashes", exported.hashes_written}, {"text", text}};
-  }
-  if (options.output) {
-    core::write_file_atomic(*options.output, text);
-    out.add("Wrote `" + options.output->string() + "`");
-    return out;
-  }
-  std::istringstream lines(text);
-  for (std::string line; std::getline(lines, line);) out.add(line);
-  return out;
+  const std::string text = lockfiles::export_json(lock);
+  out.json = nlohmann::json::parse(text);
+  return write_or_print(options.output, text, out);
 }
 
 }  // namespace bevenv::app

@@ -25,6 +25,13 @@ ENV VIRTUAL_ENV="/opt/venv" \
     FORCE_CUDA="1" \
     PYTORCH_CUDA_ALLOC_CONF="max_split_size_mb:128" \
     TORCH_CUDA_ARCH_LIST="7.0;8.6+PTX"
+RUN useradd --no-log-init --create-home --uid 1000 --shell /bin/bash bevenv
+
+# First the locked packages without a recorded sha256 (their pages publish none):
+# pinned, without dependency resolution, not hash-checked.
+COPY requirements.unhashed.txt /opt/bevenv/requirements.unhashed.txt
+RUN --mount=type=cache,target=/root/.cache/pip \
+    pip install --no-deps --no-index -r /opt/bevenv/requirements.unhashed.txt
 
 # The locked packages, exactly: pinned, without dependency resolution, hash-checked.
 COPY requirements.lock.txt /opt/bevenv/requirements.lock.txt
@@ -33,7 +40,12 @@ RUN --mount=type=cache,target=/root/.cache/pip \
 
 COPY bevenv-probe /usr/local/bin/bevenv-probe
 
-RUN useradd --no-log-init --create-home --uid 1000 --shell /bin/bash bevenv
+# The image checks itself: `pip check` and bevenv-probe's Python checks (docs/build-image.md);
+# F5 (compiled ops) waits for the project builds.
+# hadolint ignore=DL3059
+RUN pip check \
+    && XDG_CACHE_HOME=/tmp/bevenv-verify bevenv-probe --only python --python /opt/venv/bin/python --timeout 300 --fail-on problem --skip-check F5 >/dev/null \
+    && rm -rf /tmp/bevenv-verify
 
 # The project source comes last: editing it leaves every layer above cached.
 COPY project/ /workspace/bevfusion/
@@ -43,6 +55,12 @@ WORKDIR /workspace/bevfusion
 RUN --mount=type=cache,target=/root/.cache/pip \
     export FORCE_CUDA=1 TORCH_CUDA_ARCH_LIST='7.0;8.6+PTX' \
     && python setup.py develop
+
+# The image checks itself: `pip check` and bevenv-probe's Python checks (docs/build-image.md).
+# hadolint ignore=DL3059
+RUN pip check \
+    && XDG_CACHE_HOME=/tmp/bevenv-verify bevenv-probe --only python --python /opt/venv/bin/python --timeout 300 --fail-on problem >/dev/null \
+    && rm -rf /tmp/bevenv-verify
 
 LABEL org.opencontainers.image.title="bevenv bevfusion" \
     org.opencontainers.image.description="Python 3.8, CUDA 11.3, locked by bevenv 0.1.0" \

@@ -21,6 +21,7 @@ ENV VIRTUAL_ENV="/opt/venv" \
     PATH="/opt/venv/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin" \
     PIP_DISABLE_PIP_VERSION_CHECK="1" \
     PYTHONUNBUFFERED="1"
+RUN useradd --no-log-init --create-home --uid 1000 --shell /bin/bash bevenv
 
 # The locked packages, exactly: pinned, without dependency resolution, hash-checked.
 COPY requirements.lock.txt /opt/bevenv/requirements.lock.txt
@@ -29,7 +30,11 @@ RUN --mount=type=cache,target=/root/.cache/pip \
 
 COPY bevenv-probe /usr/local/bin/bevenv-probe
 
-RUN useradd --no-log-init --create-home --uid 1000 --shell /bin/bash bevenv
+# The image checks itself: `pip check` and bevenv-probe's Python checks (docs/build-image.md).
+# hadolint ignore=DL3059
+RUN pip check \
+    && XDG_CACHE_HOME=/tmp/bevenv-verify bevenv-probe --only python --python /opt/venv/bin/python --timeout 300 --fail-on problem >/dev/null \
+    && rm -rf /tmp/bevenv-verify
 WORKDIR /home/bevenv
 
 LABEL org.opencontainers.image.title="bevenv smoke" \

@@ -168,8 +168,13 @@ def check_shell_case(bevenv, index, work, marker):
         index.html(name, [(href, filename)])
     index.files["wrap-1.0-py3-none-any.whl"] = wheel_bytes("wrap", "1.0", ["injsemi", "injsub"])
     index.html("wrap", [("/w/wrap-1.0-py3-none-any.whl", "wrap-1.0-py3-none-any.whl")])
+    # A wheel whose page publishes no sha256 (like download.pytorch.org's): pinned by its URL in
+    # requirements.unhashed.txt, which must keep the URL away from every shell line too.
+    nohash = "nohash-1.0-py3-none-any.whl"
+    index.files[nohash] = wheel_bytes("nohash", "1.0")
+    index.html("nohash", [("/x;touch$IFS" + marker + ";/" + nohash, nohash)])
 
-    done, lockfile = lock(bevenv, index, work, ["wrap", "injamp", "injquote"])
+    done, lockfile = lock(bevenv, index, work, ["wrap", "injamp", "injquote", "nohash"])
     assert done.returncode == 0, f"shell: lock failed ({done.returncode}): {done.stderr}"
     with open(lockfile, "rb") as f:
         locked = tomllib.load(f)
@@ -210,6 +215,17 @@ def check_shell_case(bevenv, index, work, marker):
                               capture_output=True, text=True)
         assert done.returncode == 0, f"shell: pip download {name}: {done.stderr}"
     assert not os.path.exists(marker), "shell: pip ran a command from a URL"
+
+    # The wheel without a recorded sha256, if the lock kept none, is read by pip from its file.
+    artifacts = next(p for p in locked["package"] if p["name"] == "nohash").get("artifacts", [])
+    if artifacts and not all(a.get("sha256") for a in artifacts):
+        done = subprocess.run([sys.executable, "-m", "pip", "download", "--no-deps", "--isolated",
+                               "-q", "-r", os.path.join(out, "requirements.unhashed.txt"),
+                               "-d", os.path.join(work, "downloads")],
+                              capture_output=True, text=True)
+        assert done.returncode == 0, f"shell: pip download nohash: {done.stderr}"
+        assert os.path.exists(os.path.join(work, "downloads", nohash)), "shell: nohash not fetched"
+    assert not os.path.exists(marker), "shell: pip ran a command from an unhashed URL"
 
     # Links RFC 3986 forbids never become candidates.
     for n, prefix in enumerate(["/a`touch " + marker + "`b/", "/x;touch${IFS}" + marker + ";/",

@@ -69,6 +69,8 @@ TEST_CASE("profile Dockerfiles match their golden files", "[containers][golden]"
       const ImageFiles files = render_image_files(named.lock, options_for(named));
       check_golden(named.name + ".Dockerfile", files.dockerfile);
       check_golden(named.name + ".requirements.txt", files.requirements);
+      if (!files.unhashed_requirements.empty())
+        check_golden(named.name + ".requirements.unhashed.txt", files.unhashed_requirements);
       check_golden(named.name + ".run.sh", run_script(run_options_for(named, files)));
     }
   }
@@ -144,13 +146,77 @@ TEST_CASE("a package compiled in the image is left out of the requirements", "[c
         std::string::npos);
 }
 
-TEST_CASE("a package without a hash turns hash checking off and is reported", "[containers]") {
+TEST_CASE("a package without a hash is installed first on its own; the rest is hash-checked",
+          "[containers]") {
+  auto lock = test::smoke_lock();
+  lock.packages[1].artifacts[0].sha256.reset();  // six
+  const auto files = render_image_files(lock, ImageOptions{});
+  CHECK(files.hashes_required);
+  CHECK(files.packages_without_hashes == std::vector<std::string>{"six"});
+  CHECK(files.requirements.find("\npackaging==24.1 \\\n    --hash=sha256:") != std::string::npos);
+  CHECK(files.requirements.find("six") != std::string::npos);  // named in the header only
+  CHECK(files.requirements.find("\nsix==") == std::string::npos);
+  CHECK(files.unhashed_requirements.find(
+            "\nhttps://files.example.org/six-1.16.0-py2.py3-none-any.whl\n") != std::string::npos);
+  CHECK(files.unhashed_requirements.find("--hash") == std::string::npos);
+  const std::string& d = files.dockerfile;
+  // Pinned by URL: pip needs no index for it.
+  const auto unhashed =
+      position(d, "pip install --no-deps --no-index -r /opt/bevenv/requirements.unhashed.txt\n");
+  const auto hashed =
+      position(d, "pip install --no-deps --require-hashes -r /opt/bevenv/requirements.lock.txt\n");
+  const auto check = position(d, "\nRUN pip check\n");
+  CHECK(unhashed < hashed);
+  CHECK(hashed < check);
+  // The URL lives in the context file, never in a RUN line.
+  CHECK(d.find("files.example.org") == std::string::npos);
+
+  lock.packages[0].artifacts[0].sha256.reset();  // nothing left to hash-check: one step
+  const auto none = render_image_files(lock, ImageOptions{});
+  CHECK_FALSE(none.hashes_required);
+  CHECK(none.dockerfile.find("--require-hashes") == std::string::npos);
+  CHECK(none.dockerfile.find("requirements.lock.txt") == std::string::npos);
+}
+
+TEST_CASE("an unhashed package pinned by URL must have a URL the build can fetch", "[containers]") {
   auto lock = test::smoke_lock();
   lock.packages[1].artifacts[0].sha256.reset();
-  const auto files = render_image_files(lock, ImageOptions{});
-  CHECK_FALSE(files.hashes_required);
-  CHECK(files.packages_without_hashes == std::vector<std::string>{"six"});
-  CHECK(files.dockerfile.find("--require-hashes") == std::string::npos);
+  lock.packages[1].artifacts[0].url = "file:///srv/wheels/six-1.16.0-py2.py3-none-any.whl";
+  try {
+    render_image_files(lock, ImageOptions{});
+    FAIL("expected an error");
+  } catch (const core::Error& e) {
+    CHECK(e.code() == core::ExitCode::bad_input);
+    CHECK(std::string(e.what()).find("package[1].artifacts[0].url") != std::string::npos);
+  }
+}
+
+TEST_CASE("the image checks itself before the project, and again after its builds",
+          "[containers]") {
+  const auto named = test::profile_locks()[1];  // bevfusion: a project build compiles ops
+  const auto files = render_image_files(named.lock, options_for(named));
+  const std::string& d = files.dockerfile;
+  const std::string probe =
+      "bevenv-probe --only python --python /opt/venv/bin/python --timeout 300 --fail-on problem";
+  const auto early = position(d, "RUN pip check \\\n    && XDG_CACHE_HOME=/tmp/bevenv-verify " +
+                                     probe + " --skip-check F5 >/dev/null");
+  const auto project = position(d, "COPY project/ /workspace/bevfusion/");
+  const auto ops = position(d, "python setup.py develop");
+  const auto late = position(d, probe + " >/dev/null");
+  CHECK(position(d, "COPY bevenv-probe") < early);
+  CHECK(early < project);
+  CHECK(ops < late);
+  CHECK(late > early);
+
+  // Without a probe in the context, `pip check` alone; no project builds: one check, F5 in it.
+  const auto smoke = render_image_files(test::smoke_lock(), ImageOptions{});
+  CHECK(smoke.dockerfile.find("\nRUN pip check\n") != std::string::npos);
+  CHECK(smoke.dockerfile.find("bevenv-probe") == std::string::npos);
+  auto uniad_options = ImageOptions{};
+  uniad_options.with_probe = true;
+  const auto uniad = render_image_files(test::uniad_lock(), uniad_options);
+  CHECK(uniad.dockerfile.find("--skip-check") == std::string::npos);
+  CHECK(uniad.dockerfile.find("RUN pip check") == uniad.dockerfile.rfind("RUN pip check"));
 }
 
 TEST_CASE("a project build without project source is a clear error", "[containers]") {

@@ -62,7 +62,8 @@ inline lockfiles::Lockfile cuda_lock(std::string profile, std::string python, st
 }
 
 // BEVFusion: torch cu113 wheels, mmcv-full from the OpenMMLab page, then its own ops compiled
-// with `setup.py develop` in the project checkout.
+// with `setup.py develop` in the project checkout. Neither page publishes sha256: torch's file
+// URL is known, mmcv-full only its page (what an offline lock records).
 inline lockfiles::Lockfile bevfusion_lock() {
   auto lock =
       cuda_lock("bevfusion", "3.8.18", "11.3", "nvidia/cuda:11.3.1-cudnn8-devel-ubuntu20.04",
@@ -77,9 +78,11 @@ inline lockfiles::Lockfile bevfusion_lock() {
   lock.packages.push_back(
       wheel("torch", "1.10.1+cu113", "torch-1.10.1+cu113-cp38-cp38-linux_x86_64.whl", torch_index));
   lock.packages.back().variant = "cu113";
+  lock.packages.back().artifacts.front().sha256.reset();
   lock.packages.push_back(
       wheel("mmcv-full", "1.4.0", "mmcv_full-1.4.0-cp38-cp38-manylinux1_x86_64.whl", mmcv_page));
   lock.packages.back().dependencies = {"numpy", "torch"};
+  lock.packages.back().artifacts.clear();
   lock.packages.push_back(
       wheel("numpy", "1.19.5", "numpy-1.19.5-cp38-cp38-manylinux2010_x86_64.whl"));
   lock.packages.push_back(wheel("setuptools", "58.0.4", "setuptools-58.0.4-py3-none-any.whl"));

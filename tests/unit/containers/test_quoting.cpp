@@ -133,3 +133,28 @@ TEST_CASE("an sdist build keeps its URL out of every shell line", "[containers][
   commands.builds[0].commands = {"echo hi"};
   require_rejected(commands, "build[0].commands");
 }
+
+TEST_CASE("a package without a hash keeps its URL out of every shell line",
+          "[containers][quoting]") {
+  auto lock = test::smoke_lock();
+  const std::string url =
+      "http://127.0.0.1:1/x;touch$IFS/tmp/pwned;/a$(id)b/evil-1.0-py3-none-any.whl";
+  lockfiles::Package p = test::wheel("evil", "1.0", "evil-1.0-py3-none-any.whl");
+  p.artifacts[0].url = url;
+  p.artifacts[0].sha256.reset();
+  lock.packages.push_back(p);
+  const auto files = render_image_files(lock, ImageOptions{});
+  CHECK(files.dockerfile.find("touch") == std::string::npos);
+  CHECK(files.dockerfile.find(
+            "COPY requirements.unhashed.txt /opt/bevenv/requirements.unhashed.txt") !=
+        std::string::npos);
+  // A bare URL line: pip splits `NAME @ URL` at its first `;`, a URL line only at `; `.
+  CHECK(files.unhashed_requirements.find("\n" + url + "\n") != std::string::npos);
+  CHECK(files.requirements.find("\nevil==") == std::string::npos);
+
+  for (const std::string bad : {"http://h/a b.whl", "http://h/`id`.whl", "file:///srv/evil.whl"}) {
+    auto edited = lock;
+    edited.packages[2].artifacts[0].url = bad;
+    require_rejected(edited, "package[0].artifacts[0].url");  // canonical order: evil first
+  }
+}

@@ -7,6 +7,7 @@ import sys
 
 from packaging.requirements import Requirement
 from pip._internal.network.session import PipSession
+from pip._internal.req.constructors import install_req_from_line
 from pip._internal.req.req_file import RequirementsFileParser, get_line_parser
 
 
@@ -19,7 +20,17 @@ def main(path):
         is_requirement = getattr(line, "is_requirement", None)
         if is_requirement is None:
             is_requirement = bool(line.requirement)
-        if is_requirement:
+        if is_requirement and "://" in line.requirement:
+            # A bare URL line: pip names a wheel from its file name.
+            req = install_req_from_line(line.requirement)
+            out["requirements"].append({
+                "name": req.name,
+                "url": req.link.url,
+                "specifier": str(req.req.specifier) if req.req else None,
+                "marker": str(req.markers) if req.markers else None,
+                "hashes": sorted((line.opts.hashes or {}).get("sha256", []) if line.opts else []),
+            })
+        elif is_requirement:
             req = Requirement(line.requirement)
             hashes = (line.opts.hashes or {}).get("sha256", []) if line.opts else []
             out["requirements"].append({

@@ -81,26 +81,56 @@ TEST_CASE("requirements export: comments carry the header, `# via` edges and bui
                   "`bevenv build-image` runs it.\n") != std::string::npos);
 }
 
-TEST_CASE("requirements export: a package without hashes turns hashes off for the whole file") {
+TEST_CASE("requirements export: packages without hashes move to a second file, installed first") {
   Lockfile lock = testing::sample_lock();
-  lock.packages[2].artifacts[0].sha256.reset();  // typing_extensions
+  lock.packages[2].artifacts[0].sha256.reset();  // typing_extensions: pinned by its URL
+  lock.packages[3].artifacts.clear();            // mmcv-full: by version, from its page
   const RequirementsExport exported = export_requirements(lock);
-  CHECK_FALSE(exported.hashes_written);
-  CHECK(exported.packages_without_hashes == std::vector<std::string>{"typing_extensions"});
-  CHECK(exported.text.find("--hash=") == std::string::npos);
-  CHECK(exported.text.find("# No --hash lines: pip checks hashes for every package or for none, "
-                           "and the lockfile\n# records none for: typing_extensions\n") !=
-        std::string::npos);
-  const nlohmann::json pip = pip_parse(exported.text);
-  REQUIRE(pip["requirements"].size() == 4);
-  for (const auto& r : pip["requirements"]) CHECK(r["hashes"].empty());
+  CHECK(exported.hashes_written);
+  CHECK(exported.pins == 2);
+  CHECK(exported.packages_without_hashes ==
+        std::vector<std::string>{"mmcv-full", "typing_extensions"});
+  CHECK(
+      exported.text.find("# pip checks hashes for every line of a file or for none, and the "
+                         "lockfile records no\n# sha256 for: mmcv-full, typing_extensions\n"
+                         "# They are pinned in requirements.unhashed.txt, to be installed first:\n"
+                         "#   pip install --no-deps -r requirements.unhashed.txt\n"
+                         "#   pip install --no-deps --require-hashes -r requirements.txt\n") !=
+      std::string::npos);
+  const nlohmann::json hashed = pip_parse(exported.text);
+  REQUIRE(hashed["requirements"].size() == 2);  // setuptools, torch: each with its hash
+  for (const auto& r : hashed["requirements"]) CHECK(r["hashes"].size() == 1);
+  CHECK(hashed["find_links"].empty());  // mmcv-full's page serves only the second file
+
+  const nlohmann::json unhashed = pip_parse(exported.unhashed_text);
+  REQUIRE(unhashed["requirements"].size() == 2);
+  CHECK(unhashed["requirements"][0]["name"] == "mmcv-full");
+  CHECK(unhashed["requirements"][0]["specifier"] == "==1.4.0");
+  CHECK(unhashed["requirements"][0]["marker"] == "python_version < \"3.9\"");
+  CHECK(unhashed["requirements"][1]["name"] == "typing-extensions");  // from the wheel name
+  CHECK(unhashed["requirements"][1]["url"] == lock.packages[2].artifacts[0].url);
+  for (const auto& r : unhashed["requirements"]) CHECK(r["hashes"].empty());
+  CHECK(unhashed["find_links"] ==
+        nlohmann::json::array(
+            {"https://download.openmmlab.com/mmcv/dist/cu113/torch1.10.0/index.html"}));
+  CHECK(exported.unhashed_text.find("--hash") == std::string::npos);
+  CHECK(export_requirements(lock).unhashed_text == exported.unhashed_text);  // deterministic
 
   RequirementsOptions no_hashes;
   no_hashes.hashes = false;
-  const RequirementsExport plain = export_requirements(testing::sample_lock(), no_hashes);
+  const RequirementsExport plain = export_requirements(lock, no_hashes);
   CHECK_FALSE(plain.hashes_written);
+  CHECK(plain.unhashed_text.empty());
+  CHECK(plain.pins == 4);
   CHECK(plain.text.find("--hash=") == std::string::npos);
-  CHECK(plain.text.find("# No --hash lines") == std::string::npos);
+  CHECK(plain.text.find("unhashed") == std::string::npos);
+}
+
+TEST_CASE("requirements export: the second file's name follows the first") {
+  CHECK(unhashed_file_name_for("requirements.txt") == "requirements.unhashed.txt");
+  CHECK(unhashed_file_name_for("requirements.lock.txt") == "requirements.unhashed.txt");
+  CHECK(unhashed_file_name_for("deps.txt") == "deps.unhashed.txt");
+  CHECK(unhashed_file_name_for("deps") == "deps.unhashed.txt");
 }
 
 TEST_CASE("JSON export: Python reads it, keys keep a fixed order, optionals are null") {

@@ -61,4 +61,20 @@ TEST_CASE("pip downloads the exported requirements with --require-hashes", "[net
   const core::ProcessResult bad = download(lock);
   CHECK(bad.exit_code != 0);
   CHECK(bad.err.find("THESE PACKAGES DO NOT MATCH THE HASHES") != std::string::npos);
+
+  // No recorded sha256: the pin moves to the second file, by the artifact's URL (here a path),
+  // and pip takes it without hash checking.
+  lock.packages[0].artifacts[0].sha256.reset();
+  const RequirementsExport split = export_requirements(lock);
+  CHECK(split.pins == 0);
+  const fs::path unhashed = root / "requirements.unhashed.txt";
+  core::write_file_atomic(unhashed, split.unhashed_text);
+  fs::remove_all(root / "out");
+  const core::ProcessResult plain =
+      core::run_process({"python3", "-m", "pip", "download", "--no-index", "--no-deps", "-r",
+                         unhashed.string(), "-d", (root / "out").string()},
+                        slow);
+  INFO(split.unhashed_text << plain.out << plain.err);
+  CHECK(plain.exit_code == 0);
+  CHECK(fs::exists(root / "out" / wheel.filename()));
 }

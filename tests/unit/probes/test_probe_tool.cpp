@@ -163,7 +163,8 @@ TEST_CASE("bad command lines exit 2 with a message, --version and --help exit 0"
   const std::string exe = shell_quote(BEVENV_PROBE_EXE);
   for (const char* args :
        {"--arch 90", "--arch sm_90 --compile-only", "--compile-only /tmp/x", "--only driver,gpu",
-        "--timeout soon", "--cuda-version-override 11", "--frobnicate"}) {
+        "--timeout soon", "--cuda-version-override 11", "--frobnicate", "--fail-on warning",
+        "--fail-on problem --skip-check F9", "--skip-check F5"}) {
     INFO(args);
     const auto result = run_command(exe + " " + args + " 2>&1");
     CHECK(result.exit_code == 2);

@@ -72,6 +72,31 @@ TEST_CASE("setuptools 59.6.0 and yapf 0.40.2 reproduce F2 and F3", "[probes][ven
   CHECK(f3_finding.fix.find("yapf==0.40.1") != std::string::npos);
 }
 
+TEST_CASE("--fail-on problem exits 3 on what doctor calls a problem, 0 otherwise",
+          "[probes][venv]") {
+  const std::string exe = shell_quote(BEVENV_PROBE_EXE);
+  const auto fail_on = [&](const std::string& venv, const std::string& more) {
+    return run_command(exe + " --only python --fail-on problem --python " +
+                       shell_quote(kVenvs + "/" + venv) + more + " 2>&1 >/dev/null");
+  };
+  const auto good = fail_on("good", "");
+  INFO(good.out);
+  CHECK(good.exit_code == 0);
+  CHECK(good.out.empty());
+  // F3 fails. F2 fails too, but without torch nothing imports distutils.version: not counted
+  // (doctor, which cannot know whether torch comes later, calls it a problem).
+  const auto bad = fail_on("bad", "");
+  INFO(bad.out);
+  CHECK(bad.exit_code == 3);
+  CHECK(bad.out ==
+        "bevenv-probe: problem: F3: yapf FormatCode(verify=True): TypeError: FormatCode() got an "
+        "unexpected keyword argument 'verify'\n");
+  CHECK(fail_on("bad", " --skip-check F3").exit_code == 0);
+  int exit_code = -1;
+  run_probe("--only python --python " + shell_quote(kVenvs + "/bad"), &exit_code);
+  CHECK(exit_code == 0);  // without --fail-on the report is the product, whatever it says
+}
+
 TEST_CASE("cuobjdump confirms the CUBIN is SASS for the requested sm", "[probes][venv]") {
   const std::string tools = cuobjdump_dir();
   REQUIRE_FALSE(tools.empty());

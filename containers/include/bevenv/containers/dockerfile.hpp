@@ -15,6 +15,8 @@ namespace bevenv::containers {
 // Paths inside the build context.
 inline constexpr const char* kDockerfileName = "Dockerfile";
 inline constexpr const char* kRequirementsName = "requirements.lock.txt";
+// The locked packages whose files have no recorded sha256, installed first without hash checks.
+inline constexpr const char* kUnhashedRequirementsName = "requirements.unhashed.txt";
 inline constexpr const char* kRunScriptName = "run.sh";
 inline constexpr const char* kProbeName = "bevenv-probe";
 inline constexpr const char* kProjectDirName = "project";
@@ -36,12 +38,16 @@ struct ImageOptions {
 
 struct ImageFiles {
   std::string dockerfile;
-  std::string requirements;  // the pip requirements the image installs
+  std::string requirements;  // the hash-checked pip requirements the image installs
+  // The pins pip cannot hash-check (no sha256 recorded), installed before `requirements`; empty
+  // when there are none.
+  std::string unhashed_requirements;
   // Packages the requirements leave to a build step (compiled from source in the image).
   std::vector<std::string> built_in_image;
   // Context files `build-NAME.txt`: the hash-pinned source of each package built from an sdist.
   std::vector<std::pair<std::string, std::string>> build_requirements;
-  bool hashes_required = false;  // `--require-hashes` is on (every package has a hash)
+  bool hashes_required = false;  // the hash-checked install runs (with `--require-hashes`)
+  // The packages in `unhashed_requirements`, in lockfile order.
   std::vector<std::string> packages_without_hashes;
   std::string base_image;    // the reference in FROM
   std::string project_dir;   // empty when no build needs the project source
