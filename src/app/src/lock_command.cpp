@@ -170,6 +170,27 @@ void add_index_costs(CommandOutput& out, const IndexSession& index) {
                        {"whole_downloads", stats.whole_downloads}};
 }
 
+// Chosen packages whose requirement list no wheel's METADATA vouches for: never silent (a source
+// build's needs are what its commands install; an sdist's PKG-INFO may leave them to setup.py).
+std::vector<std::string> requirements_not_complete(const Translation& translation,
+                                                   const solver::Solution& solution) {
+  std::vector<std::string> out;
+  for (const auto& chosen : solution.packages) {
+    const auto record = translation.records.find(chosen.record);
+    if (record == translation.records.end()) continue;
+    const matrix::PackageVersion& build = *record->second;
+    if (build.deps_complete || build.build == matrix::BuildKind::source) continue;
+    out.push_back(build.name + " " + build.version.to_string());
+  }
+  return out;
+}
+
+std::string join_names(const std::vector<std::string>& names) {
+  std::string out;
+  for (const auto& n : names) out += (out.empty() ? "`" : ", `") + n + "`";
+  return out;
+}
+
 }  // namespace
 
 CommandOutput lock(const LockOptions& options) {
@@ -233,13 +254,22 @@ CommandOutput lock(const LockOptions& options) {
   }
   out.add("Wrote `" + inputs.output.string() + "` (input hash " + lock.input_hash.substr(7, 12) +
           "); next: `bevenv why PACKAGE`, `bevenv export`");
+  const std::vector<std::string> unsure = requirements_not_complete(translation, solution);
+  if (!unsure.empty()) {
+    out.add(
+        "requirements not known to be complete (an sdist's PKG-INFO or a curated list, not a "
+        "wheel's METADATA): " +
+            join_names(unsure),
+        Mark::warning, 1);
+  }
   out.json = {{"status", "resolved"},
               {"lockfile", inputs.output.string()},
               {"input_hash", lock.input_hash},
               {"profile", lock.profile},
               {"target", inputs.target.describe()},
               {"elapsed_ms", ms},
-              {"packages", packages_json(lock)}};
+              {"packages", packages_json(lock)},
+              {"requirements_not_complete", unsure}};
   if (index) {
     for (const auto& skipped : index->skipped)
       out.add("not a candidate: " + skipped, Mark::warning, 1);
