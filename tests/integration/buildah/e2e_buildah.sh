@@ -2,11 +2,12 @@
 # End-to-end: a real image built with buildah from a lockfile, no network beyond set-up.
 # Prepares (cached under WORK_DIR) a Debian bookworm base image made with debootstrap and a
 # directory of real wheels and an sdist served on 127.0.0.1, then runs the test binary.
-# usage: e2e_buildah.sh TEST_BINARY WORK_DIR
+# usage: e2e_buildah.sh TEST_BINARY WORK_DIR BEVENV_PROBE
 set -euo pipefail
 
 test_binary=$1
 work=$2
+probe=$3
 here=$(cd "$(dirname "$0")" && pwd)
 cache=$work/cache
 mkdir -p "$cache"
@@ -35,6 +36,16 @@ if [ ! -f "$wheels/.complete" ]; then
     packaging==24.1 six==1.16.0
   python3 -m pip download -q --no-deps --no-binary :all: -d "$wheels" six==1.16.0
   touch "$wheels/.complete"
+fi
+# A known-bad pin for the verification layer: yapf 0.40.2 (F3) and what it needs on Python 3.11,
+# listed in yapf-bad.txt.
+if [ ! -f "$wheels/yapf-bad.txt" ]; then
+  bad=$cache/yapf-bad
+  rm -rf "$bad"
+  python3 -m pip download -q --only-binary :all: --python-version 3.11 -d "$bad" yapf==0.40.2
+  cp "$bad"/*.whl "$wheels"/
+  (cd "$bad" && ls -1 ./*.whl | sed 's|^\./||') >"$wheels/yapf-bad.txt.tmp"
+  mv "$wheels/yapf-bad.txt.tmp" "$wheels/yapf-bad.txt"
 fi
 # An sdist under a path full of shell syntax, built in the image from its `source` (data).
 python3 - "$wheels" <<'PY'
@@ -73,5 +84,6 @@ export BEVENV_E2E_FIND_LINKS="http://127.0.0.1:$(cat "$port_file")/"
 export BEVENV_E2E_WHEELS=$wheels
 export BEVENV_E2E_BASE=$base
 export BEVENV_E2E_WORK=$work
+export BEVENV_E2E_PROBE=$probe
 export BEVENV_E2E_STORAGE="--root=$work/storage --runroot=$work/runroot --storage-driver=vfs"
 "$test_binary"

@@ -9,6 +9,7 @@
 
 #include "bevenv/app/build_image.hpp"
 #include "bevenv/core/error.hpp"
+#include "bevenv/core/name.hpp"
 #include "bevenv/core/sha256.hpp"
 #include "bevenv/core/subprocess.hpp"
 #include "bevenv/lockfiles/writer.hpp"
@@ -117,6 +118,7 @@ app::BuildImageOptions options_for(const Scratch& s, std::vector<std::string>* l
   options.builder_args = split(env("BEVENV_E2E_STORAGE"));
   options.builder_args.insert(options.builder_args.end(), {"--isolation=chroot", "--pull=never"});
   options.tag = "localhost/bevenv-e2e:smoke";
+  options.probe = fs::path(env("BEVENV_E2E_PROBE"));
   options.check_inputs = false;
   options.on_log_line = [log](std::string_view line) {
     log->emplace_back(line);
@@ -201,6 +203,33 @@ TEST_CASE("buildah builds the smoke lock and the image holds the locked versions
     }
     CHECK(pip_step_seen);
     CHECK(pip_step_cached);
+  }
+
+  SECTION("a known-bad pin fails the build at the verification layer, exit 3") {
+    // yapf 0.40.2 dropped FormatCode's `verify` (F3): complete and hash-checked, the environment
+    // installs, and bevenv-probe's Python checks stop the build.
+    auto lock = smoke_lock();
+    std::ifstream manifest(fs::path(env("BEVENV_E2E_WHEELS")) / "yapf-bad.txt");
+    for (std::string filename; std::getline(manifest, filename);) {
+      const auto dash = filename.find('-');
+      const auto next = filename.find('-', dash + 1);
+      lock.packages.push_back(served(core::normalize_name(filename.substr(0, dash)),
+                                     filename.substr(dash + 1, next - dash - 1), filename));
+    }
+    REQUIRE(lock.packages.size() > 4);
+    lockfiles::write_lockfile(s.dir / "bevenv.lock", lock);
+    try {
+      app::build_image(options_for(s, &log));
+      FAIL("expected the build to fail");
+    } catch (const core::Error& e) {
+      CHECK(e.code() == core::ExitCode::failure);
+      INFO(e.what());
+      CHECK(std::string(e.what()).find("--fail-on problem") != std::string::npos);
+      std::string causes;
+      for (const auto& c : e.causes()) causes += c + "\n";
+      INFO(causes);
+      CHECK(causes.find("F3") != std::string::npos);
+    }
   }
 
   SECTION("a wrong hash fails the build at the pip step, exit 3") {
