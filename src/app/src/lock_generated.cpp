@@ -55,6 +55,17 @@ const matrix::Artifact* best_matrix_artifact(const matrix::PackageVersion& recor
   return best != nullptr ? best : sdist;
 }
 
+bool has_matrix_artifact(const matrix::PackageVersion& record, const index::TagRanking& ranking) {
+  for (const auto& artifact : record.artifacts) {
+    if (const auto wheel = index::parse_wheel_filename(artifact.filename)) {
+      if (ranking.rank(*wheel)) return true;
+    } else if (index::parse_sdist_filename(artifact.filename, record.name)) {
+      return true;
+    }
+  }
+  return false;
+}
+
 void attach_matrix_artifacts(const LockInputs& inputs, lockfiles::Lockfile& lock) {
   const index::TagRanking ranking = ranking_for_target(inputs.target);
   for (auto& package : lock.packages) {

@@ -14,6 +14,9 @@ index::TagRanking ranking_for_target(const TargetFacts& target);
 // The artifact of `record` to install on the target; null when it lists none that fits.
 const matrix::Artifact* best_matrix_artifact(const matrix::PackageVersion& record,
                                              const index::TagRanking& ranking);
+// Whether best_matrix_artifact() would find one, stopping at the first fit (translate asks this
+// of every release).
+bool has_matrix_artifact(const matrix::PackageVersion& record, const index::TagRanking& ranking);
 
 // Gives each package of `lock` its record's best artifact; packages whose records list none keep
 // what they have.

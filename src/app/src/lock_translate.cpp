@@ -130,7 +130,7 @@ void add_records(const LockInputs& inputs, const std::vector<const matrix::Rule*
       }
       // A generated release with files for other targets only (an aarch64 wheel, another
       // CPython) cannot be installed here.
-      if (!build.artifacts.empty() && best_matrix_artifact(build, ranking) == nullptr) {
+      if (!build.artifacts.empty() && !has_matrix_artifact(build, ranking)) {
         record.requirements.push_back({kNoFileVirtual, core::SpecifierSet(),
                                        self + " (no file for " + inputs.target.platform +
                                            ", python " + inputs.target.python_minor + ")"});
