@@ -196,19 +196,19 @@ std::string join_names(const std::vector<std::string>& names) {
 CommandOutput lock(const LockOptions& options) {
   const auto start = std::chrono::steady_clock::now();
   const LockInputs inputs = gather_lock_inputs(options);
-  ExtrasAsked extras = requested_extras(inputs);
-  Translation translation = translate(inputs, extras);
+  Translation translation = translate(inputs, requested_extras(inputs));
   // Package indexes: records for uncurated packages (lock_index.cpp); null when none is given.
   const std::unique_ptr<IndexSession> index = open_index(options, inputs);
   if (index) add_index_records(*index, inputs, translation);
+  const auto preferred = translation.request.preferred;
   auto result = solve_with_preferences(translation, inputs);
   // Offline, the extras chosen packages ask for are known only once they are chosen: solve
   // again with their requirements until no new extra appears. (The index search reads extras
   // as it goes.)
   while (!index) {
     const auto* solution = std::get_if<solver::Solution>(&result);
-    if (solution == nullptr || !add_chosen_extras(translation, *solution, inputs, extras)) break;
-    translation = translate(inputs, extras);
+    if (solution == nullptr || !add_chosen_extras(translation, *solution, inputs)) break;
+    translation.request.preferred = preferred;  // solve_with_preferences adds its own again
     result = solve_with_preferences(translation, inputs);
   }
   if (const auto* unsolvable = std::get_if<solver::Unsolvable>(&result)) {

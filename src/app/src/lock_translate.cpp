@@ -278,23 +278,47 @@ ExtrasAsked requested_extras(const LockInputs& inputs) {
   return out;
 }
 
-bool add_chosen_extras(const Translation& translation, const solver::Solution& solution,
-                       const LockInputs& inputs, ExtrasAsked& extras) {
+// The requirements of `build` that hold with one of `extras` but not without any.
+std::vector<solver::Dependency> extra_requirements(const matrix::PackageVersion& build,
+                                                   const std::set<std::string>& extras,
+                                                   core::MarkerEnvironment& env) {
+  std::vector<solver::Dependency> out;
+  const std::string self = build.name + " " + build.version.to_string();
+  for (const auto& requirement : build.requirements) {
+    if (requirement_applies(requirement, nullptr, env)) continue;  // there already
+    if (requirement_applies(requirement, &extras, env))
+      out.push_back(dependency_of(requirement, self));
+  }
+  return out;
+}
+
+bool add_chosen_extras(Translation& translation, const solver::Solution& solution,
+                       const LockInputs& inputs) {
   core::MarkerEnvironment env = inputs.target.marker_environment();
-  bool added = false;
+  ExtrasAsked added;
   for (const auto& chosen : solution.packages) {
     const auto record = translation.records.find(chosen.record);
     if (record == translation.records.end()) continue;
     const matrix::PackageVersion& build = *record->second;
-    const std::set<std::string>* own = extras_of(extras, build.name);
+    const std::set<std::string>* own = extras_of(translation.extras, build.name);
     for (const auto& requirement : build.requirements) {
       if (requirement.extras.empty() || !requirement_applies(requirement, own, env)) continue;
-      auto& asked = extras[core::normalize_name(requirement.name)];
-      for (const auto& extra : requirement.extras) added = asked.insert(extra).second || added;
-      own = extras_of(extras, build.name);  // a package may ask extras of itself
+      const std::string name = core::normalize_name(requirement.name);
+      for (const auto& extra : requirement.extras) {
+        if (translation.extras[name].insert(extra).second) added[name].insert(extra);
+      }
+      own = extras_of(translation.extras, build.name);  // a package may ask extras of itself
     }
   }
-  return added;
+  for (const auto& [name, extras] : added) {
+    for (const solver::RecordId id : translation.database.find(name)) {
+      const auto record = translation.records.find(id);
+      if (record == translation.records.end()) continue;
+      auto more = extra_requirements(*record->second, extras, env);
+      if (!more.empty()) translation.database.add_requirements(id, std::move(more));
+    }
+  }
+  return !added.empty();
 }
 
 std::variant<solver::Solution, solver::Unsolvable> solve_with_preferences(

@@ -51,10 +51,11 @@ Translation translate(const LockInputs& inputs, ExtrasAsked extras = {});
 // The extras the profile and the user's requirements ask for (`--require 'jsonschema[x]'`).
 ExtrasAsked requested_extras(const LockInputs& inputs);
 
-// Adds the extras that chosen packages ask of their dependencies; true when one is new, and the
-// records must be translated and solved again (extras only grow, so this ends).
-bool add_chosen_extras(const Translation& translation, const solver::Solution& solution,
-                       const LockInputs& inputs, ExtrasAsked& extras);
+// Adds the extras that chosen packages ask of their dependencies, and their requirements to the
+// records of those packages; true when one is new and the request must be solved again (extras
+// only grow, so this ends).
+bool add_chosen_extras(Translation& translation, const solver::Solution& solution,
+                       const LockInputs& inputs);
 
 // Solves; when a first solution meets the conditions of `prefer` rules bound to packages, adds
 // those preferences and solves again (a preference never makes a solvable request unsolvable,
