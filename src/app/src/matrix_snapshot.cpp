@@ -102,6 +102,17 @@ void ask_roots(SnapshotClosure& closure, const SnapshotConfig& config, const mat
     }
   }
   for (const auto& root : config.roots) closure.ask_root(root, "`matrix/snapshot.toml`");
+  // Every curated release PyPI serves gets its files and hashes (setuptools 69.5.1, which no
+  // dependency's newest releases reach).
+  for (const auto& [name, package] : matrix.packages) {
+    for (const auto& v : package.versions) {
+      if (v.generated || v.version.has_local() || !v.index_url.empty() || !v.find_links.empty() ||
+          v.build == matrix::BuildKind::source)
+        continue;
+      if (auto pin = core::Requirement::parse(name + "==" + v.version.to_string()))
+        closure.ask_root(*pin, "`" + v.id() + "` (curated)");
+    }
+  }
   // What a rule requires or prefers must exist to be chosen (`cython<3` for pycocotools 2.0.1).
   for (const auto& rule : matrix.rules) {
     if (rule.kind != matrix::RuleKind::conflicts) closure.ask(rule.then, "rule `" + rule.id + "`");
