@@ -132,9 +132,7 @@ CommandOutput build_image(const BuildImageOptions& options) {
   detail::write_output_dir(options.output, written);
 
   if (!files.packages_without_hashes.empty()) {
-    std::string names;
-    for (const auto& n : files.packages_without_hashes)
-      names += (names.empty() ? "`" : ", `") + n + "`";
+    const std::string names = quoted_list(files.packages_without_hashes);
     out.diagnostics.push_back({Mark::warning, 0,
                                "no sha256 recorded for " + names +
                                    ": a separate step installs them first without hash checks (`" +

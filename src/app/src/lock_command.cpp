@@ -185,12 +185,6 @@ std::vector<std::string> requirements_not_complete(const Translation& translatio
   return out;
 }
 
-std::string join_names(const std::vector<std::string>& names) {
-  std::string out;
-  for (const auto& n : names) out += (out.empty() ? "`" : ", `") + n + "`";
-  return out;
-}
-
 }  // namespace
 
 CommandOutput lock(const LockOptions& options) {
@@ -259,7 +253,7 @@ CommandOutput lock(const LockOptions& options) {
     out.add(
         "requirements not known to be complete (an sdist's PKG-INFO or a curated list, not a "
         "wheel's METADATA): " +
-            join_names(unsure),
+            quoted_list(unsure),
         Mark::warning, 1);
   }
   out.json = {{"status", "resolved"},

@@ -34,12 +34,6 @@ CommandOutput& write_or_print(const std::optional<std::filesystem::path>& output
   return out;
 }
 
-std::string quoted_names(const std::vector<std::string>& names) {
-  std::string out;
-  for (const auto& n : names) out += (out.empty() ? "`" : ", `") + n + "`";
-  return out;
-}
-
 // The hash-checked set goes to `-o` (or stdout); the packages whose files have no recorded
 // sha256 go to a second file beside it, installed first without `--require-hashes`.
 CommandOutput export_requirements_files(const lockfiles::Lockfile& lock,
@@ -62,7 +56,7 @@ CommandOutput export_requirements_files(const lockfiles::Lockfile& lock,
               {"unhashed_text", split ? nlohmann::json(exported.unhashed_text) : nullptr},
               {"unhashed_output",
                unhashed_path ? nlohmann::json(unhashed_path->string()) : nlohmann::json(nullptr)}};
-  const std::string names = quoted_names(exported.packages_without_hashes);
+  const std::string names = quoted_list(exported.packages_without_hashes);
   if (options.hashes && split && unhashed_path) {
     out.diagnostics.push_back({Mark::warning, 0,
                                "no sha256 recorded for " + names + ": pinned without hashes in `" +

@@ -154,8 +154,7 @@ CommandOutput matrix_snapshot(const MatrixSnapshotOptions& options) {
               " releases from `" + provenance.index + "` (read " + date + ")",
           Mark::ok);
   if (!result.skipped.empty()) {
-    std::string names;
-    for (const auto& n : result.skipped) names += (names.empty() ? "`" : ", `") + n + "`";
+    const std::string names = quoted_list(result.skipped);
     out.add("left to the curated matrix (other sources): " + names, Mark::none, 1);
   }
   for (const auto& problem : result.problems) {

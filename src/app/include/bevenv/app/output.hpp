@@ -37,4 +37,11 @@ struct CommandOutput {
   }
 };
 
+// `a`, `b`, `c`: names as a message lists them (backticked, so the printer styles each).
+inline std::string quoted_list(const std::vector<std::string>& names) {
+  std::string out;
+  for (const auto& n : names) out += (out.empty() ? "`" : ", `") + n + "`";
+  return out;
+}
+
 }  // namespace bevenv::app
