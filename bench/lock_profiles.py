@@ -40,7 +40,7 @@ def main() -> int:
             print(f"{profile:<12} {median:>10.1f} {max(times):>8.1f}  {'yes' if len(digests) == 1 else 'NO'}")
             if len(digests) != 1:
                 return 1
-    print(f"slowest median: {worst:.1f} ms (target: under 50 ms)")
+    print(f"slowest median: {worst:.1f} ms (target: under 20 ms)")
     return 0
 
 

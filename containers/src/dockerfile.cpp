@@ -163,7 +163,12 @@ std::string source_build_step(const PlannedBuild& planned) {
   const std::string file = "/opt/bevenv/" + planned.requirement_file;
   const bool archive = step.source.has_value();
   std::string out = "# build `" + step.name + "`: `" + core::normalize_name(step.package) +
-                    (archive ? "` from its sdist, hash-checked\n" : "` from its pinned commit\n");
+                    (archive ? "` from its sdist, hash-checked" : "` from its pinned commit");
+  // A compiled sdist (mmcv-full's ops) says for which GPUs, as a command build does.
+  const auto arch = step.env.find("TORCH_CUDA_ARCH_LIST");
+  if (archive && arch != step.env.end())
+    out += ", compiled for TORCH_CUDA_ARCH_LIST=" + arch->second;
+  out += "\n";
   out += "COPY " + planned.requirement_file + " " + file + "\n";
   if (!archive) out += "# hadolint ignore=DL3008\n";
   out += "RUN " + std::string(kPipCache) + " \\\n";

@@ -73,12 +73,13 @@ std::string source_options(const std::vector<const Package*>& packages, bool by_
 }
 
 // Packages a build installs from something pip cannot fetch by name and version (a pinned commit,
-// the project's source, a compiled sdist): pinning them too would install a second copy, often
-// the wrong release (torchpack 0.3.1 on PyPI lacks what its source tree has).
+// the project's source, a compiled sdist), or not as the build does (mmcv-full's sdist without
+// MMCV_WITH_OPS): pinning them too would install a second copy, often the wrong release
+// (torchpack 0.3.1 on PyPI lacks what its source tree has) or one without its compiled ops.
 std::set<std::string> installed_by_builds(const Lockfile& lock) {
   std::set<std::string> out;
   for (const BuildStep& b : lock.builds)
-    if (!b.package.empty() && !b.source) out.insert(core::normalize_name(b.package));
+    if (!b.package.empty() && !pip_builds_alone(b)) out.insert(core::normalize_name(b.package));
   return out;
 }
 
@@ -103,13 +104,25 @@ std::string pin(const Package& p, bool hashes, bool by_url, const Dependents& de
   return out + "\n" + via_comment(p, depended_on_by);
 }
 
+// ` from FILE (sha256 HEX) with A, B set`: the file and variables of an sdist build that pip
+// cannot run alone (the values stay in the lockfile: a comment is no place for them).
+std::string sdist_build_text(const BuildStep& b) {
+  std::string out = " from " + b.source->filename;
+  if (b.source->sha256) out += " (sha256 " + *b.source->sha256 + ")";
+  std::set<std::string> names;
+  for (const auto& [name, value] : b.env) names.insert(name);
+  if (!b.cuda_arch_list.empty()) names.insert("TORCH_CUDA_ARCH_LIST");
+  return out + " with " + join({names.begin(), names.end()}, ", ") + " set";
+}
+
 std::string build_comments(const Lockfile& lock) {
   std::string out;
   for (const BuildStep& b : lock.builds) {
     // pip builds an sdist listed above itself, hash-checked; only other builds need the image.
-    if (b.source) continue;
+    if (pip_builds_alone(b)) continue;
     out += "\n# Not installed by pip: build `" + b.name + "`";
     if (!b.package.empty()) out += " installs `" + b.package + "`";
+    if (b.source) out += sdist_build_text(b);
     if (b.vcs) out += " from " + *b.vcs;
     if (!b.after.empty()) out += " (after " + join(b.after, ", ") + ")";
     out += "; `bevenv build-image` runs it.\n";

@@ -18,12 +18,13 @@ constexpr std::array<std::pair<SourceKind, std::string_view>, 4> kSourceKinds{{
     {SourceKind::pypi, "pypi"},
 }};
 
-constexpr std::array<std::pair<ReasonKind, std::string_view>, 5> kReasonKinds{{
+constexpr std::array<std::pair<ReasonKind, std::string_view>, 6> kReasonKinds{{
     {ReasonKind::requested, "requested"},
     {ReasonKind::required_by, "required-by"},
     {ReasonKind::rule, "rule"},
     {ReasonKind::preferred, "preferred"},
     {ReasonKind::observed, "observed"},
+    {ReasonKind::target, "target"},
 }};
 
 // `sm_86` -> (86, ""), `sm_90a` -> (90, "a"): sorting by number keeps sm_100 after sm_90.
@@ -66,6 +67,10 @@ std::optional<ReasonKind> reason_kind_from_string(std::string_view text) {
   for (const auto& [k, name] : kReasonKinds)
     if (name == text) return k;
   return std::nullopt;
+}
+
+bool pip_builds_alone(const BuildStep& step) {
+  return step.source.has_value() && step.env.empty() && step.cuda_arch_list.empty();
 }
 
 const Package* Lockfile::find_package(std::string_view name) const {

@@ -320,7 +320,7 @@ class Reader {
     check_keys(t, at, {"kind", "text", "package", "rule_id", "source"});
     Reason r;
     r.kind = kind_value<ReasonKind>(t, at, reason_kind_from_string,
-                                    {"requested", "required-by", "rule", "preferred", "observed"});
+                                    {"requested", "required-by", "rule", "preferred", "observed", "target"});
     r.text = required_string(t, "text", at);
     r.package = optional_string(t, "package", at);
     r.rule_id = optional_string(t, "rule_id", at);

@@ -77,6 +77,9 @@ void explain_reason(const Lockfile& lock, const Reason& r, std::vector<ExplainLi
     case ReasonKind::observed:
       out.push_back({1, "observed: " + r.text});
       break;
+    case ReasonKind::target:
+      out.push_back({1, "target: " + r.text});
+      break;
   }
   if (r.source) out.push_back({2, "source:  " + *r.source});
 }

@@ -19,6 +19,9 @@ void resolve_profiles(std::map<std::string, RawProfile, std::less<>>& raw, Matri
                       std::vector<Diagnostic>& diagnostics);
 void check_profiles(const Matrix& matrix, std::vector<Diagnostic>& diagnostics);
 void check_observed(const Matrix& matrix, std::vector<Diagnostic>& diagnostics);
+// Failures against rules: `prevented_by` names rules, a rule's `failure` names a failure, and a
+// rule that leaves its `fix` to its failure gets the failure's first fix.
+void check_failures(Matrix& matrix, std::vector<Diagnostic>& diagnostics);
 
 void report(std::vector<Diagnostic>& diagnostics, const Origin& at, std::string message);
 // Empty when the requirement names a package with a matching version; else why not.

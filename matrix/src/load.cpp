@@ -13,17 +13,19 @@ namespace {
 using detail::Collected;
 using detail::FileContext;
 
-const std::vector<std::string> kSections = {"matrix",  "package", "rule",
-                                            "toolkit", "profile", "observed"};
+const std::vector<std::string> kSections = {"matrix",  "package",  "rule",          "toolkit",
+                                            "profile", "observed", "observed_host", "failure"};
 
 void read_file(const SourceFile& source, Collected& out, std::vector<Diagnostic>& diagnostics) {
   FileContext file{source.path, source.layer, &diagnostics};
+  // The plain reader first: what it takes nests four levels deep at most, far below the guard's
+  // limit, and scanning the 2 MB generated layer for nesting cost as much as reading it.
+  if (detail::read_plain_packages(source, out)) return;
   if (const auto deep = core::check_toml_nesting(source.text)) {
     diagnostics.push_back(Diagnostic{source.path, static_cast<std::uint32_t>(deep->line),
                                      static_cast<std::uint32_t>(deep->column), deep->message});
     return;
   }
-  if (detail::read_plain_packages(source, out)) return;
   toml::table document;
   try {
     // No source path: toml++ would share it with every node, and diagnostics name the file
@@ -48,6 +50,10 @@ void read_file(const SourceFile& source, Collected& out, std::vector<Diagnostic>
       detail::read_profiles(node, file, source.layer_index, out);
     } else if (name == "observed") {
       detail::read_observed(node, file, source.layer_index, out);
+    } else if (name == "observed_host") {
+      detail::read_observed_hosts(node, file, source.layer_index, out);
+    } else if (name == "failure") {
+      detail::read_failures(node, file, source.layer_index, out);
     } else {
       std::string message = "unknown top-level key `" + std::string(name) + "`";
       const std::string suggestion = detail::closest(name, kSections);
@@ -92,12 +98,11 @@ void read_overlay_dir(const std::filesystem::path& dir, std::size_t layer_index,
   }
 }
 
-}  // namespace
-
-LoadResult load_sources(const std::vector<SourceFile>& files, bool known_only) {
+// By pointer: the embedded files (2 MB and more) are read where they are, never copied.
+LoadResult load_files(const std::vector<const SourceFile*>& files, bool known_only) {
   std::vector<Diagnostic> diagnostics;
   Collected collected;
-  for (const auto& file : files) read_file(file, collected, diagnostics);
+  for (const SourceFile* file : files) read_file(*file, collected, diagnostics);
   Matrix matrix;
   auto checks = detail::build_matrix(std::move(collected), matrix, known_only);
   diagnostics.insert(diagnostics.end(), checks.begin(), checks.end());
@@ -108,16 +113,31 @@ LoadResult load_sources(const std::vector<SourceFile>& files, bool known_only) {
   return matrix;
 }
 
+std::vector<const SourceFile*> pointers(const std::vector<SourceFile>& files) {
+  std::vector<const SourceFile*> out;
+  out.reserve(files.size());
+  for (const SourceFile& file : files) out.push_back(&file);
+  return out;
+}
+
+}  // namespace
+
+LoadResult load_sources(const std::vector<SourceFile>& files, bool known_only) {
+  return load_files(pointers(files), known_only);
+}
+
 LoadResult load_embedded() { return load_sources(embedded_files()); }
 
 LoadResult load(const LoadOptions& options) {
-  std::vector<SourceFile> files;
-  if (options.include_embedded) files = embedded_files();
+  std::vector<const SourceFile*> files;
+  if (options.include_embedded) files = pointers(embedded_files());
+  std::vector<SourceFile> overlays;
   std::vector<Diagnostic> diagnostics;
   for (std::size_t i = 0; i < options.overlays.size(); ++i) {
-    read_overlay_dir(options.overlays[i], i + 1, files, diagnostics);
+    read_overlay_dir(options.overlays[i], i + 1, overlays, diagnostics);
   }
-  auto result = load_sources(files, options.known_packages_only);
+  for (const SourceFile& file : overlays) files.push_back(&file);
+  auto result = load_files(files, options.known_packages_only);
   if (diagnostics.empty()) return result;
   if (!result) diagnostics.insert(diagnostics.end(), result.error().begin(), result.error().end());
   sort_diagnostics(diagnostics);

@@ -29,6 +29,22 @@ std::vector<const toml::table*> entries_of(const toml::node& node, std::string_v
   return out;
 }
 
+namespace {
+
+// `sdist = true` says what the step installs, as `vcs` does: neither takes a `command` or a
+// `workdir` (the build runs in no tree of its own), and they exclude each other.
+void check_sdist_step(TableReader& reader, bool has_vcs, bool has_command, bool has_workdir) {
+  const auto clash = [&](std::string_view key, std::string_view why) {
+    reader.file_error(reader.position(key), "`" + reader.context() + "." + std::string(key) +
+                                                "`: not with `sdist = true`" + std::string(why));
+  };
+  if (has_vcs) clash("vcs", " (a step builds the release's sdist or a pinned tree)");
+  if (has_command) clash("command", " (pip builds the hash-checked sdist itself)");
+  if (has_workdir) clash("workdir", " (the sdist is the source tree)");
+}
+
+}  // namespace
+
 std::optional<BuildStep> read_build_step(const toml::table& table, std::string context,
                                          const FileContext& file, bool needs_name) {
   TableReader reader(table, std::move(context), file);
@@ -37,7 +53,10 @@ std::optional<BuildStep> read_build_step(const toml::table& table, std::string c
   const auto name = reader.string("name", needs_name);
   const auto package = reader.string("package");
   const auto vcs = reader.string("vcs");
-  const auto command = reader.string("command", !vcs.has_value());
+  // A package's own step may build its release's sdist; a profile's build has no release.
+  const auto sdist = needs_name ? std::nullopt : reader.boolean("sdist");
+  const bool from_sdist = sdist.value_or(false);
+  const auto command = reader.string("command", !vcs.has_value() && !from_sdist);
   if (vcs && !core::is_vcs_pin(*vcs)) {
     reader.file_error(reader.position("vcs"),
                       "`" + reader.context() +
@@ -46,14 +65,17 @@ std::optional<BuildStep> read_build_step(const toml::table& table, std::string c
                           *vcs + "`");
   }
   if (auto workdir = reader.string("workdir")) step.workdir = std::move(*workdir);
+  if (from_sdist)
+    check_sdist_step(reader, vcs.has_value(), command.has_value(), !step.workdir.empty());
   if (auto env = reader.string_map("env")) step.env = std::move(*env);
   if (auto note = reader.string("note")) step.note = std::move(*note);
   reader.finish();
-  if (!reader.ok() || (!command && !vcs)) return std::nullopt;
+  if (!reader.ok() || (!command && !vcs && !from_sdist)) return std::nullopt;
   if (name) step.name = *name;
   if (package) step.package = core::normalize_name(*package);
   if (command) step.command = *command;
   if (vcs) step.vcs = *vcs;
+  step.sdist = from_sdist;
   return step;
 }
 

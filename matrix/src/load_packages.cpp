@@ -100,7 +100,9 @@ void read_provenance(TableReader& reader, const FileContext& file, PackageVersio
 // `step_written`: a `build_step` key exists (its own errors are reported where it is read).
 void finish_record(TableReader& reader, const PackageVersion& record, bool step_written) {
   check_sha256(reader, record);
-  if (record.build == BuildKind::source && !record.build_step && !step_written) {
+  // A generated source record is the sdist of a curated one, which has the step (merge.cpp).
+  if (record.build == BuildKind::source && !record.build_step && !step_written &&
+      !record.generated) {
     reader.file_error(reader.position(),
                       "`" + reader.context() + "`: `build = \"source\"` needs a `build_step`");
   }

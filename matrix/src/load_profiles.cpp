@@ -32,6 +32,35 @@ void read_train(const toml::table& table, const FileContext& file, RawProfile& p
   reader.finish();
 }
 
+void read_no_ports(TableReader& reader, const FileContext& file, const std::string& name,
+                   Profile& profile) {
+  for (const toml::table* entry : reader.tables("no_port")) {
+    TableReader no_port(*entry, "profile.no_port", file);
+    NoPort out;
+    out.origin = file.origin(no_port.position());
+    if (auto gpus = no_port.strings("gpus", true)) {
+      check_arch_list(no_port, "gpus", *gpus, "sm_");
+      out.gpus = std::move(*gpus);
+    }
+    if (auto reason = no_port.string("reason", true)) out.reason = std::move(*reason);
+    if (auto sources = no_port.strings("sources", true)) {
+      check_sources(no_port, "sources", name);
+      out.sources = std::move(*sources);
+    }
+    no_port.finish();
+    profile.no_ports.push_back(std::move(out));
+  }
+}
+
+void read_port_fields(TableReader& reader, const FileContext& file, const std::string& name,
+                      Profile& profile) {
+  if (auto port_of = reader.string("port_of")) profile.port_of = std::move(*port_of);
+  if (auto changes = reader.strings("changes")) profile.changes = std::move(*changes);
+  if (auto caveats = reader.strings("caveats")) profile.caveats = std::move(*caveats);
+  if (auto lifts = reader.strings("lifts")) profile.lifts = std::move(*lifts);
+  read_no_ports(reader, file, name, profile);
+}
+
 }  // namespace
 
 void read_profiles(const toml::node& node, const FileContext& file, std::size_t layer,
@@ -50,6 +79,7 @@ void read_profiles(const toml::node& node, const FileContext& file, std::size_t 
     raw.cuda = reader.string("cuda");
     raw.base_image = reader.string("base_image");
     raw.own.requirements = reader.requirements("requires");
+    raw.own.preferred = reader.requirements("prefer");
     if (auto indexes = reader.strings("indexes")) raw.own.indexes = std::move(*indexes);
     if (auto links = reader.strings("find_links")) raw.own.find_links = std::move(*links);
     if (auto env = reader.string_map("env")) raw.own.env = std::move(*env);
@@ -60,6 +90,7 @@ void read_profiles(const toml::node& node, const FileContext& file, std::size_t 
     }
     if (const toml::table* train = reader.table("train")) read_train(*train, file, raw);
     raw.offline = reader.boolean("offline");
+    read_port_fields(reader, file, name ? *name : std::string(), raw.own);
     if (auto sources = reader.strings("sources", true)) {
       check_sources(reader, "sources", name ? *name : "");
       raw.own.sources = std::move(*sources);

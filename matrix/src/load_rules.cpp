@@ -104,7 +104,8 @@ void read_rules(const toml::node& node, const FileContext& file, std::size_t lay
     }
     const auto message = reader.string("message", true);
     if (auto symptom = reader.string("symptom")) rule.symptom = std::move(*symptom);
-    const auto fix = reader.string("fix", true);
+    // Optional where `failure` names a catalogue entry: its fixes are the one place they live.
+    const auto fix = reader.string("fix", !reader.has("failure"));
     if (auto failure = reader.string("failure")) {
       if (!is_failure_id(*failure)) {
         reader.file_error(reader.position("failure"),
@@ -121,12 +122,12 @@ void read_rules(const toml::node& node, const FileContext& file, std::size_t lay
     }
     if (sources) check_sources(reader, "sources", id ? *id : "");
     reader.finish();
-    if (!reader.ok() || !when_ok || !id || !kind || !then || !message || !fix || !sources) continue;
+    if (!reader.ok() || !when_ok || !id || !kind || !then || !message || !sources) continue;
     rule.id = *id;
     rule.kind = to_rule_kind(*kind);
     rule.then = std::move(*then);
     rule.message = *message;
-    rule.fix = *fix;
+    rule.fix = fix.value_or("");
     rule.sources = std::move(*sources);
     out.rules.push_back({layer, std::move(rule)});
   }

@@ -38,6 +38,25 @@ const Origin& rule_origin(const Rule& r) { return r.origin; }
 const Origin& toolkit_origin(const Toolkit& t) { return t.origin; }
 const Origin& profile_origin(const RawProfile& p) { return p.own.origin; }
 const Origin& meta_origin(const MetaRecord& m) { return m.origin; }
+const Origin& failure_origin(const Failure& f) { return f.origin; }
+
+// Records keyed by their `id` (rules, failures): a later layer replaces, one layer may not say
+// it twice. In id order.
+template <typename T>
+std::vector<T> merged_by_id(const char* what, std::vector<Layered<T>>& entries,
+                            std::vector<Diagnostic>& diagnostics,
+                            const Origin& (*origin_of)(const T&)) {
+  Merger<std::string, T> merger{what, {}};
+  for (auto& entry : entries) {
+    const Origin origin = entry.record.origin;
+    const std::string label = "`" + entry.record.id + "`";
+    std::string key = entry.record.id;
+    merger.add(std::move(key), std::move(entry), origin, label, diagnostics, origin_of);
+  }
+  std::vector<T> out;
+  for (auto& [id, entry] : merger.records) out.push_back(std::move(entry.record));
+  return out;
+}
 
 // Whether the records are in strictly ascending version order: then no two share an identity
 // and the list is already the Package's.
@@ -116,12 +135,41 @@ bool fill_from_generated(PackageVersion& curated, const PackageVersion& generate
   return agree;
 }
 
+// A generated `build = "source"` record holds the sdist of the curated source build of its
+// version: never a candidate by itself (built without that record's `env`, mmcv-full would lose
+// its ops), and only for a step that builds its sdist. Empty when it fits.
+std::string sdist_misfit(const PackageVersion* curated, const PackageVersion& generated) {
+  if (generated.build != BuildKind::source) return {};
+  const std::string what = "`" + generated.id() + "` (generated) holds the sdist of a source build";
+  if (curated == nullptr) return what + ", and no curated record has that version";
+  if (!curated->build_step || !curated->build_step->sdist)
+    return what + ", but the build_step of " + curated->origin.to_string() +
+           " does not build its sdist (`sdist = true`)";
+  return {};
+}
+
+void check_sdist_fit(const PackageVersion* curated, const PackageVersion& generated,
+                     std::vector<Diagnostic>& diagnostics) {
+  const std::string misfit = sdist_misfit(curated, generated);
+  if (misfit.empty()) return;
+  const Origin& at = generated.origin;
+  diagnostics.push_back(Diagnostic{at.file, at.line, at.column,
+                                   misfit + "; refresh the snapshot (docs/matrix-snapshot.md)"});
+}
+
 // The Merger rules for one name's versions: ordered by (version, reading order), each identity is a
 // run of neighbours decided in reading order. A curated record beats a generated one whatever their
 // layers, and takes what it lacks from it.
-std::vector<PackageVersion> merge_versions(NamedRecords& records,
+// `check_sdists` false (`bevenv matrix snapshot`): a generated sdist that fits no curated build
+// is let be, since the snapshot is what rewrites it.
+std::vector<PackageVersion> merge_versions(NamedRecords& records, bool check_sdists,
                                            std::vector<Diagnostic>& diagnostics) {
-  if (strictly_ascending(records.versions)) return std::move(records.versions);
+  if (strictly_ascending(records.versions)) {
+    // No two records share a version: a generated one has no curated record beside it.
+    for (const auto& v : records.versions)
+      if (v.generated && check_sdists) check_sdist_fit(nullptr, v, diagnostics);
+    return std::move(records.versions);
+  }
   auto& versions = records.versions;
   std::vector<std::size_t> order(versions.size());
   for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
@@ -138,6 +186,8 @@ std::vector<PackageVersion> merge_versions(NamedRecords& records,
       const std::size_t entry = order[next];
       consider(records, versions[entry].generated ? generated : curated, entry, diagnostics);
     }
+    if (generated && check_sdists)
+      check_sdist_fit(curated ? &versions[*curated] : nullptr, versions[*generated], diagnostics);
     if (curated) {
       out.push_back(std::move(versions[*curated]));
       if (generated && !fill_from_generated(out.back(), versions[*generated])) {
@@ -202,17 +252,10 @@ std::vector<Diagnostic> build_matrix(Collected&& collected, Matrix& out, bool kn
   for (auto& [name, records] : collected.packages.by_name()) {
     Package& package = out.packages[name];
     package.name = name;
-    package.versions = merge_versions(records, diagnostics);  // ascending versions
+    package.versions = merge_versions(records, known_only, diagnostics);  // ascending versions
   }
 
-  Merger<std::string, Rule> rules{"rule", {}};
-  for (auto& entry : collected.rules) {
-    const Origin origin = entry.record.origin;
-    const std::string label = "`" + entry.record.id + "`";
-    std::string key = entry.record.id;
-    rules.add(std::move(key), std::move(entry), origin, label, diagnostics, rule_origin);
-  }
-  for (auto& [id, entry] : rules.records) out.rules.push_back(std::move(entry.record));
+  out.rules = merged_by_id<Rule>("rule", collected.rules, diagnostics, rule_origin);
 
   Merger<core::Version, Toolkit> toolkits{"toolkit", {}};
   for (auto& entry : collected.toolkits) {
@@ -234,12 +277,18 @@ std::vector<Diagnostic> build_matrix(Collected&& collected, Matrix& out, bool kn
   for (auto& [name, entry] : profiles.records) raw_profiles.emplace(name, std::move(entry.record));
 
   for (auto& entry : collected.observed) out.observed.push_back(std::move(entry.record));
+  for (auto& entry : collected.observed_hosts) {
+    out.observed_hosts.push_back(std::move(entry.record));
+  }
+
+  out.failures = merged_by_id<Failure>("failure", collected.failures, diagnostics, failure_origin);
 
   resolve_profiles(raw_profiles, out, diagnostics);
   check_packages(out, diagnostics, known_only);
   check_rules(out, diagnostics, known_only);
   check_profiles(out, diagnostics);
   check_observed(out, diagnostics);
+  check_failures(out, diagnostics);
   return diagnostics;
 }
 

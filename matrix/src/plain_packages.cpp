@@ -91,6 +91,8 @@ struct Table {
   std::string_view index, read;  // `generated`
   std::vector<ArtifactText> artifacts;
   bool in_artifacts = false;  // between `artifacts = [` and its `]`
+  // The last artifact line ended without a comma: TOML allows that only before the `]`.
+  bool artifact_without_comma = false;
 
   const Value& operator[](Field field) const { return values[static_cast<std::size_t>(field)]; }
   Value& operator[](Field field) { return values[static_cast<std::size_t>(field)]; }
@@ -214,7 +216,7 @@ class LineScanner {
 
 // `{ filename = "...", url = "...", sha256 = "...", size = N },`: one line of `artifacts`.
 bool read_artifact(LineScanner& scanner, Table& table) {
-  if (!scanner.take("{")) return false;
+  if (table.artifact_without_comma || !scanner.take("{")) return false;
   ArtifactText artifact;
   std::array<bool, 4> seen{};
   for (;;) {
@@ -243,7 +245,7 @@ bool read_artifact(LineScanner& scanner, Table& table) {
   if (!seen[0] || !seen[1] || !seen[2]) return false;
   table.artifacts.push_back(artifact);
   scanner.skip_space();
-  scanner.take(",");
+  table.artifact_without_comma = !scanner.take(",");
   return scanner.rest_is_blank();
 }
 
@@ -262,6 +264,7 @@ bool open_artifacts(LineScanner& scanner, Table& table) {
   scanner.skip_space();
   if (scanner.take("]")) return scanner.rest_is_blank();
   table.in_artifacts = true;
+  table.artifact_without_comma = false;
   return scanner.rest_is_blank();
 }
 
@@ -331,6 +334,18 @@ class ParseCache {
     return true;
   }
 
+  // `python` ranges repeat as much as versions do (`>=3.8`).
+  bool specifiers(std::string_view text, core::SpecifierSet& into) {
+    if (const auto it = specifiers_.find(text); it != specifiers_.end()) {
+      into = it->second;
+      return true;
+    }
+    auto parsed = core::SpecifierSet::parse(text);
+    if (!parsed) return false;
+    into = specifiers_.emplace(std::string(text), std::move(parsed).value()).first->second;
+    return true;
+  }
+
   // After the name, core::Requirement::parse reads the tail alone; the name is kept as written.
   bool requirement(std::string_view text, core::Requirement& into) {
     const std::size_t name_length = plain_name_length(text);
@@ -352,6 +367,7 @@ class ParseCache {
  private:
   std::unordered_map<std::string, core::Version, TextHash, std::equal_to<>> versions_;
   std::unordered_map<std::string, core::Requirement, TextHash, std::equal_to<>> tails_;
+  std::unordered_map<std::string, core::SpecifierSet, TextHash, std::equal_to<>> specifiers_;
 };
 
 // How many records each written name has, from the lines that start `name = "`: a sizing hint,
@@ -394,11 +410,11 @@ class RecordBuilder {
     record.version = std::move(parsed_version);
     record.origin = Origin{source.path, table_.line, table_.column, source.layer};
     if (const auto* python = string(Field::python)) {
-      if (!parse(core::SpecifierSet::parse(*python), record.python)) return false;
+      if (!cache_.specifiers(*python, record.python)) return false;
     }
     if (const auto* cuda = string(Field::cuda)) {
       core::Version parsed;
-      if (!parse(core::Version::parse(*cuda), parsed)) return false;
+      if (!cache_.version(*cuda, parsed)) return false;
       record.cuda = std::move(parsed);
     }
     if (!arches(Field::sass, "sm_", record.sass) || !arches(Field::ptx, "compute_", record.ptx)) {
@@ -426,8 +442,11 @@ class RecordBuilder {
       }
     }
     if (const auto* build = string(Field::build)) {
+      const bool generated = table_[Field::generated].kind != Kind::absent;
       if (*build == "sdist") {
         record.build = BuildKind::sdist;
+      } else if (*build == "source" && generated) {
+        record.build = BuildKind::source;  // the sdist of a curated source build (merge.cpp)
       } else if (*build != "wheel") {
         return false;  // `source` needs a `build_step` table; anything else is reported
       }
@@ -471,7 +490,7 @@ class RecordBuilder {
   bool artifacts(std::vector<Artifact>& into) const {
     into.reserve(table_.artifacts.size());
     for (const ArtifactText& text : table_.artifacts) {
-      if (text.sha256.size() != 64 || !plain_sha256(std::string(text.sha256))) return false;
+      if (text.sha256.size() != 64 || !plain_sha256(text.sha256)) return false;
       into.push_back(
           {std::string(text.filename), std::string(text.url), std::string(text.sha256), text.size});
     }
@@ -479,13 +498,7 @@ class RecordBuilder {
               [](const Artifact& a, const Artifact& b) { return a.filename < b.filename; });
     return true;
   }
-  template <class T>
-  static bool parse(core::Expected<T, core::ParseError>&& parsed, T& into) {
-    if (!parsed) return false;
-    into = std::move(parsed).value();
-    return true;
-  }
-  static bool plain_sha256(const std::string& sha) {
+  static bool plain_sha256(std::string_view sha) {
     if (sha.empty()) return true;
     return sha.size() == 64 && std::all_of(sha.begin(), sha.end(), [](char c) {
              return std::isxdigit(static_cast<unsigned char>(c)) != 0;

@@ -20,6 +20,20 @@ void append_unique(std::vector<std::string>& into, const std::vector<std::string
   }
 }
 
+// The parent's requirements the child does not name, then the child's.
+std::vector<core::Requirement> merged_by_name(const std::vector<core::Requirement>& parent,
+                                              const std::vector<core::Requirement>& own) {
+  std::vector<core::Requirement> out;
+  for (const auto& inherited : parent) {
+    const bool overridden = std::any_of(own.begin(), own.end(), [&](const auto& r) {
+      return r.normalized_name() == inherited.normalized_name();
+    });
+    if (!overridden) out.push_back(inherited);
+  }
+  out.insert(out.end(), own.begin(), own.end());
+  return out;
+}
+
 // `child` over an already resolved `parent`.
 void merge_into(RawProfile& child, const RawProfile& parent) {
   inherit(child.python, parent.python);
@@ -31,15 +45,8 @@ void merge_into(RawProfile& child, const RawProfile& parent) {
   inherit(child.dataloader_workers_per_gpu, parent.dataloader_workers_per_gpu);
   inherit(child.offline, parent.offline);
   Profile& own = child.own;
-  std::vector<core::Requirement> requirements;
-  for (const auto& inherited : parent.own.requirements) {
-    const bool overridden = std::any_of(
-        own.requirements.begin(), own.requirements.end(),
-        [&](const auto& r) { return r.normalized_name() == inherited.normalized_name(); });
-    if (!overridden) requirements.push_back(inherited);
-  }
-  requirements.insert(requirements.end(), own.requirements.begin(), own.requirements.end());
-  own.requirements = std::move(requirements);
+  own.requirements = merged_by_name(parent.own.requirements, own.requirements);
+  own.preferred = merged_by_name(parent.own.preferred, own.preferred);
   std::vector<std::string> indexes = parent.own.indexes;
   append_unique(indexes, own.indexes);
   own.indexes = std::move(indexes);

@@ -49,6 +49,23 @@ void check_offline(const Matrix& matrix, const Profile& profile,
              named + " (list all of their dependencies and set `deps = \"complete\"`)");
 }
 
+// A port names the profile it ports and only rules that exist.
+void check_port(const Matrix& matrix, const Profile& profile, const std::string& label,
+                std::vector<Diagnostic>& diagnostics) {
+  if (!profile.port_of.empty() && matrix.find_profile(profile.port_of) == nullptr) {
+    report(diagnostics, profile.origin,
+           label + ": `port_of` `" + profile.port_of + "` is not a profile");
+  }
+  if (!profile.lifts.empty() && profile.port_of.empty()) {
+    report(diagnostics, profile.origin, label + ": `lifts` needs `port_of` (only a port lifts)");
+  }
+  for (const auto& id : profile.lifts) {
+    if (matrix.find_rule(id) == nullptr) {
+      report(diagnostics, profile.origin, label + ": `lifts` names `" + id + "`, not a rule");
+    }
+  }
+}
+
 }  // namespace
 
 void check_profiles(const Matrix& matrix, std::vector<Diagnostic>& diagnostics) {
@@ -77,6 +94,13 @@ void check_profiles(const Matrix& matrix, std::vector<Diagnostic>& diagnostics) 
                label + " requires `" + requirement.to_string() + "`, but " + reason);
       }
     }
+    for (const auto& preferred : profile.preferred) {
+      const std::string reason = unmet_reason(matrix, preferred);
+      if (!reason.empty()) {
+        report(diagnostics, profile.origin,
+               label + " prefers `" + preferred.to_string() + "`, but " + reason);
+      }
+    }
     for (const auto& step : profile.builds) {
       if (!step.package.empty() && matrix.find_package(step.package) == nullptr) {
         report(diagnostics, step.origin,
@@ -85,6 +109,7 @@ void check_profiles(const Matrix& matrix, std::vector<Diagnostic>& diagnostics) 
       }
     }
     if (profile.offline) check_offline(matrix, profile, diagnostics);
+    check_port(matrix, profile, label, diagnostics);
   }
 }
 

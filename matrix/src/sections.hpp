@@ -66,6 +66,8 @@ struct Collected {
   std::vector<Layered<Toolkit>> toolkits;
   std::vector<Layered<RawProfile>> profiles;
   std::vector<Layered<Observed>> observed;
+  std::vector<Layered<ObservedHost>> observed_hosts;
+  std::vector<Layered<Failure>> failures;
 };
 
 void read_meta(const toml::node& node, const FileContext& file, std::size_t layer, Collected& out);
@@ -77,6 +79,10 @@ void read_toolkits(const toml::node& node, const FileContext& file, std::size_t 
 void read_profiles(const toml::node& node, const FileContext& file, std::size_t layer,
                    Collected& out);
 void read_observed(const toml::node& node, const FileContext& file, std::size_t layer,
+                   Collected& out);
+void read_observed_hosts(const toml::node& node, const FileContext& file, std::size_t layer,
+                         Collected& out);
+void read_failures(const toml::node& node, const FileContext& file, std::size_t layer,
                    Collected& out);
 
 // `[[name]]` entries of a top-level key; reports a non-array or non-table entry.

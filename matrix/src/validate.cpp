@@ -75,7 +75,9 @@ void check_packages(const Matrix& matrix, std::vector<Diagnostic>& diagnostics, 
         // A generated record's bound may fall outside the releases the snapshot kept (it keeps the
         // newest of each specifier): the solver skips that release, nothing is wrong.
         if (version.generated && last_package != nullptr) continue;
-        if (!known_only && last_package == nullptr) continue;
+        // Without the generated layer (the snapshot, a curated-only load) a name or a version a
+        // curated record requires may be one only the next snapshot brings.
+        if (!known_only) continue;
         const std::string reason = unmet_reason_in(last_package, requirement);
         if (!reason.empty()) {
           report(diagnostics, version.origin,
@@ -140,6 +142,39 @@ void check_observed(const Matrix& matrix, std::vector<Diagnostic>& diagnostics) 
       report(diagnostics, record.origin,
              "observed `" + record.check + "` names `" + record.package +
                  "`, which is not in the matrix");
+    }
+  }
+}
+
+void check_failures(Matrix& matrix, std::vector<Diagnostic>& diagnostics) {
+  for (const Failure& failure : matrix.failures) {
+    for (const std::string& id : failure.prevented_by) {
+      if (matrix.find_rule(id) == nullptr) {
+        report(
+            diagnostics, failure.origin,
+            "failure `" + failure.id + "`: `prevented_by` names `" + id + "`, which is not a rule");
+      }
+    }
+  }
+  for (Rule& rule : matrix.rules) {
+    if (rule.failure.empty()) continue;
+    const Failure* failure = matrix.find_failure(rule.failure);
+    // A matrix without a catalogue (an overlay loaded alone, a test's few records) cannot say
+    // which ids exist; one with a catalogue must hold every id its rules name.
+    if (failure == nullptr) {
+      if (!matrix.failures.empty()) {
+        report(diagnostics, rule.origin,
+               "rule `" + rule.id + "`: `failure` names `" + rule.failure +
+                   "`, which is not a `[[failure]]` (matrix/data/failures.toml)");
+      }
+      continue;
+    }
+    if (rule.fix.empty() && !failure->fixes.empty()) rule.fix = failure->fixes.front().text;
+  }
+  for (const Rule& rule : matrix.rules) {
+    if (rule.fix.empty()) {
+      report(diagnostics, rule.origin,
+             "rule `" + rule.id + "`: needs `fix`, or a `failure` whose fixes say it");
     }
   }
 }

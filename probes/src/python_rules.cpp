@@ -1,79 +1,8 @@
-// Rules over the Python environment probe: the interpreter, torch, and the field-failure
-// behaviour checks (F1-F5, mmcv ops and duplicates).
+// Rules over the Python environment probe: the interpreter, torch, and the observations of its
+// behaviour checks (F1-F5, mmcv ops and duplicates), worded later from the matrix.
 #include "rules.hpp"
 
 namespace bevenv::probes::rules {
-namespace {
-
-struct CheckAdvice {
-  const char* id;
-  const char* package;  // whose version the title names
-  const char* problem;  // what goes wrong, after "<package> <version>"
-  const char* ok;
-  const char* fix;
-  const char* field_failure;
-};
-
-constexpr CheckAdvice kAdvice[] = {
-    {"F2", "setuptools",
-     "no longer imports `distutils.version`: torch.utils.tensorboard fails with "
-     "\"module 'distutils' has no attribute 'version'\"",
-     "keeps `distutils.version` importable",
-     "`pip install 'setuptools<59.6'` (58.0.4 is the "
-     "field-tested pin)",
-     "F2"},
-    {"F3", "yapf", "rejects `FormatCode(verify=True)`: mmcv's Config.pretty_text raises TypeError",
-     "accepts `FormatCode(verify=True)`", "`pip install yapf==0.40.1`", "F3"},
-    {"F1", "nuscenes-devkit",
-     "DetectionConfig cannot be pickled: DataLoader workers fail with "
-     "\"cannot pickle 'dict_keys' object\"",
-     "DetectionConfig pickles",
-     "make `class_names` a `list(...)` in a `DetectionConfig` subclass your dataset uses, or "
-     "keep the fork start method (no nuscenes-devkit release fixes it)",
-     "F1"},
-    {"F4", "torchpack", "lacks `torchpack.utils.tqdm`: BEVFusion's tools fail to import",
-     "has `torchpack.utils.tqdm`",
-     "install torchpack from its git repository, or import `tqdm` directly", "F4"},
-    {"mmcv-ops", "mmcv", "has no working compiled ops (`mmcv._ext` does not import)",
-     "has its compiled ops (`mmcv._ext`)",
-     "uninstall the ops-free `mmcv`/`mmcv-lite` and install `mmcv-full` built for this torch and "
-     "CUDA",
-     ""},
-    {"F5", "mmdet3d", "compiled ops do not import (the CUDA extensions were not built)",
-     "compiled ops import",
-     "build them: `python setup.py develop` with `TORCH_CUDA_ARCH_LIST` set (bevenv build-image "
-     "does this)",
-     "F5"},
-    {"mmcv-duplicate", "mmcv-full",
-     "is installed beside `mmcv`; both own the `mmcv/` folder and the last install wins",
-     "is the only mmcv distribution",
-     "`pip uninstall -y mmcv mmcv-full` then reinstall `mmcv-full`", ""},
-};
-
-std::string normalized(std::string name) {
-  for (auto& c : name) {
-    c = (c == '_' || c == '.') ? '-'
-                               : static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  }
-  return name;
-}
-
-std::string installed_version(const json& python, const std::string& package) {
-  for (const auto& dist : python.value("distributions", json::array())) {
-    if (normalized(dist.value("name", "")) == package) return dist.value("version", "");
-  }
-  return "";
-}
-
-// F2 bites only where torch.utils.tensorboard still uses distutils (torch < 1.11).
-Severity f2_severity(const json& python) {
-  const json torch = python.value("torch", json::object());
-  if (torch.value("status", "") != "ok") return Severity::problem;
-  return major_minor(torch.value("version", "0")) < std::pair{1, 11} ? Severity::problem
-                                                                     : Severity::warning;
-}
-
-}  // namespace
 
 void python_findings(const json& report, std::vector<Finding>& out) {
   const std::string status = status_of(report, "python");
@@ -101,27 +30,16 @@ void python_findings(const json& report, std::vector<Finding>& out) {
                                "reinstall the locked torch build (`bevenv sync`)", "",
                                torch.value("evidence", "")));
   }
+  // Observations only: which check passed or failed, with the probe's evidence. The words a
+  // user reads (what fails, the fix that fits this environment) are the matrix's failure
+  // catalogue, which the app applies (doctor_python_checks.cpp).
   for (const auto& check : python.value("checks", json::array())) {
+    if (!check.is_object()) continue;
     const std::string id = check.value("id", "");
     const std::string result = check.value("status", "");
-    if (result == "skipped") continue;
-    const CheckAdvice* advice = nullptr;
-    for (const auto& entry : kAdvice) {
-      if (id == entry.id) advice = &entry;
-    }
-    if (advice == nullptr) continue;
-    const std::string version = installed_version(python, advice->package);
-    const std::string subject =
-        std::string(advice->package) + (version.empty() ? "" : " " + version) + " ";
-    if (result == "ok") {
-      out.push_back(make_finding(id, Severity::ok, subject + advice->ok));
-      continue;
-    }
-    Severity severity = Severity::problem;
-    if (id == "F2") severity = f2_severity(python);
-    if (id == "mmcv-duplicate") severity = Severity::warning;
-    out.push_back(make_finding(id, severity, subject + advice->problem, advice->fix,
-                               advice->field_failure, check.value("evidence", "")));
+    if (id.empty() || result == "skipped") continue;
+    out.push_back(make_finding(id, result == "ok" ? Severity::ok : Severity::problem,
+                               check.value("title", id), "", "", check.value("evidence", "")));
   }
 }
 

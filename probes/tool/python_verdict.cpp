@@ -23,9 +23,15 @@ bool is_warning(const std::string& id, const json& python) {
   // the project's dataset code, so the image builds and doctor keeps reporting it.
   if (id == "mmcv-duplicate" || id == "F1") return true;
   if (id != "F2") return false;
-  // F2 bites only where torch.utils.tensorboard still uses distutils (torch < 1.11). Unlike
-  // doctor, which cannot tell whether torch will be installed later, no torch here is no F2:
-  // the image is complete, and a CPU-only lock without torch must not fail on it.
+  // F2 bites only where torch.utils.tensorboard still uses distutils: torch < 1.11, which has
+  // no build for Python >= 3.12 (F2's `applies` in matrix/data/failures.toml, which doctor
+  // reads; this self-contained tool cannot). No torch here is no F2 either: the image is
+  // complete, and a CPU-only lock without torch must not fail on it.
+  const json interpreter = python.value("interpreter", json::object());
+  if (interpreter.is_object() &&
+      major_minor(interpreter.value("version", "0")) >= std::pair{3, 12}) {
+    return true;
+  }
   const json torch = python.value("torch", json::object());
   const std::string status = torch.value("status", "");
   return status == "missing" ||

@@ -4,6 +4,8 @@
 #include <map>
 #include <set>
 
+#include "peer_json.hpp"
+
 namespace bevenv::probe_tool {
 namespace {
 
@@ -24,6 +26,12 @@ std::string host_of(const RankRecord& record) {
   return host.empty() ? "rank " + std::to_string(record.rank) : host;
 }
 
+// A bandwidth as whole GB/s for a message; a peer may report any number, and a cast of one
+// past int's range is undefined.
+std::string whole_gbps(double gbps) {
+  return std::to_string(static_cast<long long>(std::clamp(gbps, -1e15, 1e15)));
+}
+
 std::string rank_list(const std::vector<int>& ranks) {
   std::string text;
   for (int rank : ranks) text += (text.empty() ? "" : ", ") + std::to_string(rank);
@@ -32,12 +40,12 @@ std::string rank_list(const std::vector<int>& ranks) {
 
 // The GPU this rank's collective used, described from its driver probe.
 json rank_device(const RankRecord& record) {
-  const json collective = record.report.value("collective", json::object());
+  const json collective = peer_field(record.report, "collective", json::object());
   if (!collective.contains("device") || !collective["device"].is_number_integer()) return nullptr;
   const int index = collective["device"].get<int>();
   json out{{"index", index}};
   const json devices =
-      record.report.value("driver", json::object()).value("devices", json::array());
+      peer_field(peer_field(record.report, "driver", json::object()), "devices", json::array());
   if (index >= 0 && static_cast<std::size_t>(index) < devices.size()) {
     for (const char* key : {"name", "uuid", "pci_bus_id"}) {
       if (devices[static_cast<std::size_t>(index)].contains(key)) {
@@ -56,20 +64,20 @@ std::map<std::string, std::string> facts_of(const RankRecord& record) {
   auto put = [&](const std::string& name, const std::string& value) {
     if (!value.empty()) facts[name] = value;
   };
-  put("probe_version", report.value("probe_version", ""));
+  put("probe_version", peer_text(report, "probe_version"));
   put("driver_version", string_at(report, json::json_pointer("/nvml/driver_version")));
   put("cuda_version", string_at(report, json::json_pointer("/driver/cuda_version")));
   put("nccl_version", string_at(report, json::json_pointer("/collective/nccl_version")));
-  put("gpu_name", rank_device(record).is_object() ? rank_device(record).value("name", "") : "");
+  put("gpu_name", rank_device(record).is_object() ? peer_text(rank_device(record), "name") : "");
   if (report.contains("lock")) {
-    const std::string hash = report["lock"].value("hash", "");
+    const std::string hash = peer_text(report["lock"], "hash");
     facts["lock_hash"] = hash.empty() ? "(none)" : hash;
   }
-  if (report.contains("python") && report["python"].value("status", "") == "ok") {
+  if (report.contains("python") && peer_text(report["python"], "status") == "ok") {
     const json& python = report["python"];
     put("python_version", string_at(python, json::json_pointer("/interpreter/version")));
     facts["packages"] = "present";  // marks that this rank listed its packages
-    for (const auto& dist : python.value("distributions", json::array())) {
+    for (const auto& dist : peer_field(python, "distributions", json::array())) {
       if (dist.contains("name") && dist["name"].is_string() && dist.contains("version")) {
         facts["package:" + dist["name"].get<std::string>()] =
             dist["version"].is_string() ? dist["version"].get<std::string>()
@@ -143,9 +151,9 @@ json differences(const std::vector<RankRecord>& reported, json& problems, json& 
 }
 
 double largest_busbw(const json& collective) {
-  const json results = collective.value("results", json::array());
-  if (results.empty() || !results.back().contains("busbw_gbps")) return -1;
-  return results.back()["busbw_gbps"].get<double>();
+  const json results = peer_field(collective, "results", json::array());
+  if (results.empty()) return -1;
+  return peer_number(results.back(), "busbw_gbps", -1);
 }
 
 json collective_summary(const AggregateContext& context, const std::vector<RankRecord>& ranks,
@@ -164,12 +172,13 @@ json collective_summary(const AggregateContext& context, const std::vector<RankR
   json results;
   bool correct = true;
   for (const auto& record : ranks) {
-    const json collective = record.report.value("collective", json::object());
+    const json collective = peer_field(record.report, "collective", json::object());
     const std::string status =
-        record.state == "reported" ? collective.value("status", "missing") : record.state;
+        record.state == "reported" ? peer_text(collective, "status", "missing") : record.state;
     if (status != "ok") {
-      const std::string error =
-          record.state == "reported" ? error_text(collective.value("error", json())) : record.error;
+      const std::string error = record.state == "reported"
+                                    ? error_text(peer_field(collective, "error", json()))
+                                    : record.error;
       failed.push_back(
           {{"rank", record.rank}, {"host", host_of(record)}, {"status", status}, {"error", error}});
       // A rank that sent no report is already a problem of its own.
@@ -181,12 +190,13 @@ json collective_summary(const AggregateContext& context, const std::vector<RankR
     }
     bandwidths.emplace_back(record.rank, largest_busbw(collective));
     // Every rank times the same collective; the slowest view is the honest one.
-    const json rank_results = collective.value("results", json::array());
+    const json rank_results = peer_field(collective, "results", json::array());
     if (results.is_null()) {
       results = rank_results;
     } else {
       for (std::size_t i = 0; i < std::min(results.size(), rank_results.size()); ++i) {
-        if (rank_results[i].value("busbw_gbps", 0.0) < results[i].value("busbw_gbps", 0.0)) {
+        if (peer_number(rank_results[i], "busbw_gbps", 0.0) <
+            peer_number(results[i], "busbw_gbps", 0.0)) {
           results[i] = rank_results[i];
         }
       }
@@ -211,12 +221,11 @@ json collective_summary(const AggregateContext& context, const std::vector<RankR
       slow.push_back({{"rank", rank}, {"busbw_gbps", busbw}, {"median_busbw_gbps", median}});
       const auto& record = *std::find_if(ranks.begin(), ranks.end(),
                                          [&](const RankRecord& r) { return r.rank == rank; });
-      problems.push_back(
-          "all-reduce on rank " + std::to_string(rank) + " (" + host_of(record) +
-          ") is slow: busbw " + std::to_string(static_cast<int>(busbw)) + " GB/s" +
-          (below_floor
-               ? " below --min-busbw " + std::to_string(static_cast<int>(*context.min_busbw_gbps))
-               : " against a median of " + std::to_string(static_cast<int>(median))));
+      problems.push_back("all-reduce on rank " + std::to_string(rank) + " (" + host_of(record) +
+                         ") is slow: busbw " + whole_gbps(busbw) + " GB/s" +
+                         (below_floor ? " below --min-busbw " + std::to_string(static_cast<int>(
+                                                                    *context.min_busbw_gbps))
+                                      : " against a median of " + whole_gbps(median)));
     }
   }
   out["slow_ranks"] = slow;
@@ -230,11 +239,11 @@ json node_summary(const std::string& host, const std::vector<const RankRecord*>&
   const json& report = first.report;
   json gpus = json::array();
   for (const auto& device :
-       report.value("driver", json::object()).value("devices", json::array())) {
-    gpus.push_back(device.value("name", ""));
+       peer_field(peer_field(report, "driver", json::object()), "devices", json::array())) {
+    gpus.push_back(peer_text(device, "name"));
   }
   json nccl_env = json::object();
-  const json env = report.value("host", json::object()).value("env", json::object());
+  const json env = peer_field(peer_field(report, "host", json::object()), "env", json::object());
   for (const auto& [name, value] : env.items()) {
     if (name.rfind("NCCL_", 0) == 0) nccl_env[name] = value;
   }
@@ -247,7 +256,7 @@ json node_summary(const std::string& host, const std::vector<const RankRecord*>&
       {"nccl_version", or_null(string_at(report, json::json_pointer("/collective/nccl_version")))},
       {"gpus", gpus},
       {"lock_hash",
-       report.contains("lock") ? report["lock"].value("hash", json(nullptr)) : json(nullptr)},
+       report.contains("lock") ? peer_field(report["lock"], "hash", json(nullptr)) : json(nullptr)},
       {"python_version",
        or_null(string_at(report, json::json_pointer("/python/interpreter/version")))},
       {"torch", or_null(string_at(report, json::json_pointer("/python/torch/version")))},
@@ -260,7 +269,7 @@ json node_summary(const std::string& host, const std::vector<const RankRecord*>&
 std::string error_text(const json& error) {
   if (error.is_string()) return error.get<std::string>();
   if (error.is_object() && error.contains("call")) {
-    std::string text = error.value("call", "") + " failed";
+    std::string text = peer_text(error, "call") + " failed";
     if (error.contains("name") && error["name"].is_string())
       text += ": " + error["name"].get<std::string>();
     return text;
@@ -281,10 +290,10 @@ json aggregate_cluster(const AggregateContext& context, const std::vector<RankRe
     if (!record.address.empty()) row["address"] = record.address;
     if (!record.error.empty()) row["error"] = record.error;
     if (record.state == "reported") {
-      row["local_rank"] = record.report.value("local_rank", 0);
+      row["local_rank"] = peer_field(record.report, "local_rank", json(0));
       row["device"] = rank_device(record);
-      const json collective = record.report.value("collective", json::object());
-      row["collective_status"] = collective.value("status", "missing");
+      const json collective = peer_field(record.report, "collective", json::object());
+      row["collective_status"] = peer_text(collective, "status", "missing");
       if (largest_busbw(collective) >= 0) row["busbw_gbps"] = largest_busbw(collective);
       reported.push_back(record);
     } else if (record.state == "missing") {

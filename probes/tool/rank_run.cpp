@@ -10,6 +10,7 @@
 #include <iostream>
 
 #include "rank_aggregate.hpp"
+#include "rank_messages.hpp"
 
 namespace bevenv::probe_tool {
 namespace {
@@ -34,12 +35,6 @@ std::string rank_name(const RankPlace& place) {
   return "bevenv-probe rank " + std::to_string(place.rank) + "/" + std::to_string(place.world_size);
 }
 
-json parse_message(const std::optional<std::string>& text) {
-  if (!text) return nullptr;
-  json message = json::parse(*text, nullptr, false);
-  return message.is_object() ? message : json(nullptr);
-}
-
 struct Leader {
   const RankPlace& place;
   const RankOptions& options;
@@ -50,20 +45,14 @@ struct Leader {
   std::vector<Socket> sockets;  // by rank; rank 0's stays closed
 
   void take_hello(Socket& socket, const json& hello) {
-    const int rank = hello.value("rank", -1);
     const std::string from = socket.peer_address();
-    if (hello.value("type", "") != "hello" || rank <= 0 || rank >= place.world_size) {
-      context.extra_problems.push_back("a process at " + from + " sent a hello for rank `" +
-                                       std::to_string(rank) + "`, outside 1.." +
-                                       std::to_string(place.world_size - 1));
+    const HelloVerdict verdict = read_hello(hello, place.world_size, from);
+    if (!verdict.rank) {
+      context.extra_problems.push_back(verdict.problem);
       return;
     }
-    if (hello.value("world_size", 0) != place.world_size) {
-      context.extra_problems.push_back(
-          "rank " + std::to_string(rank) + " at " + from + " believes the world has " +
-          std::to_string(hello.value("world_size", 0)) + " ranks, rank 0 believes " +
-          std::to_string(place.world_size));
-    }
+    if (!verdict.warning.empty()) context.extra_problems.push_back(verdict.warning);
+    const int rank = *verdict.rank;
     auto& record = records[static_cast<std::size_t>(rank)];
     if (sockets[static_cast<std::size_t>(rank)].is_open()) {
       context.extra_problems.push_back("rank " + std::to_string(rank) + " connected twice (" +
@@ -145,10 +134,9 @@ struct Leader {
         auto& record = records[rank];
         const bool open = socket.read_available();
         const json message = parse_message(socket.next_message());
-        if (!message.is_null() && message.value("type", "") == "report" &&
-            message.contains("report") && message["report"].is_object()) {
+        if (auto report = read_report(message)) {
           record.state = "reported";
-          record.report = message["report"];
+          record.report = std::move(*report);
           socket.send_message(json{{"type", "ack"}}.dump(), RendezvousClock::now() + kAckWait);
           socket.close();
         } else if (!open) {
@@ -270,23 +258,22 @@ int run_follower(const RankPlace& place, const RankOptions& options, int port,
   }
   if (options.selftest_exit_after_hello) ::_exit(3);
   // Rank 0 spends up to one timeout on hellos and one on its NCCL id before it answers.
-  const json go =
-      parse_message(socket.receive_message(RendezvousClock::now() + 2 * timeout + kFollowerSlack));
-  if (go.is_null() || go.value("type", "") != "go") {
+  const auto go = read_go(
+      parse_message(socket.receive_message(RendezvousClock::now() + 2 * timeout + kFollowerSlack)));
+  if (!go) {
     std::cerr << rank_name(place) << ": no word from rank 0 at " << where << " ("
               << (socket.error().empty() ? "malformed message" : socket.error()) << ")\n";
     return kExitProblem;
   }
   json collective;
-  if (go.contains("nccl_id") && go["nccl_id"].is_string()) {
+  if (go->nccl_id) {
     CollectiveChild child;
-    const CollectiveSetup setup{place.rank, place.world_size, place.local_rank,
-                                go["nccl_id"].get<std::string>(), lib_dirs};
+    const CollectiveSetup setup{place.rank, place.world_size, place.local_rank, *go->nccl_id,
+                                lib_dirs};
     child.start(setup, options.child, RendezvousClock::now() + timeout);
     collective = child.result();
   } else {
-    collective = {{"status", "skipped"},
-                  {"reason", go.value("skip_reason", json("rank 0 sent no NCCL id"))}};
+    collective = {{"status", "skipped"}, {"reason", go->skip_reason}};
   }
   const json report = rank_report(place, options, collective);
   if (!socket.send_message(json{{"type", "report"}, {"report", report}}.dump(),

@@ -111,14 +111,38 @@ std::variant<Solution, Unsolvable> solve(const Database& database, const Request
   return detail::solve(database, request, detail::UniverseOptions{});
 }
 
-std::variant<Solution, Unsolvable> detail::solve(const Database& database, const Request& request,
-                                                 const UniverseOptions& options) {
-  detail::Universe universe(database, request, options);
+namespace {
+
+std::variant<Solution, Unsolvable> solve_universe(detail::Universe& universe) {
   if (Unsolvable unmatched = detail::explain_unmatched_roots(universe); !unmatched.problems.empty())
     return unmatched;
+  // A fresh solver each time: it keeps nothing in the pool, so a Session's later solves start
+  // from the state a fresh Universe would have, plus the added jobs.
   solv::Solver solver(universe.pool());
   if (solver.solve(universe.jobs()) != 0) return detail::explain(universe, solver);
   return build_solution(universe, solver.transaction().installed_result());
+}
+
+}  // namespace
+
+std::variant<Solution, Unsolvable> detail::solve(const Database& database, const Request& request,
+                                                 const UniverseOptions& options) {
+  detail::Universe universe(database, request, options);
+  return solve_universe(universe);
+}
+
+Session::Session(const Database& database, Request request)
+    : request_(std::make_unique<Request>(std::move(request))),
+      universe_(std::make_unique<detail::Universe>(database, *request_)) {}
+
+Session::~Session() = default;
+
+std::variant<Solution, Unsolvable> Session::solve() { return solve_universe(*universe_); }
+
+void Session::prefer(std::vector<Preference> more) {
+  const std::size_t first = request_->preferred.size();
+  for (Preference& p : more) request_->preferred.push_back(std::move(p));
+  universe_->add_preference_jobs(first);
 }
 
 }  // namespace bevenv::solver

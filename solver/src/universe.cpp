@@ -26,6 +26,19 @@ bool mentions_prerelease(const core::SpecifierSet& set) {
   return false;
 }
 
+// Whether two of `dependencies` name one package (requirement lists are short: pairs are
+// cheaper than a map).
+bool repeats_a_name(const std::vector<Dependency>& dependencies) {
+  std::vector<std::string> names;
+  names.reserve(dependencies.size());
+  for (const Dependency& d : dependencies) {
+    std::string name = normalize_package_name(d.name);
+    if (std::find(names.begin(), names.end(), name) != names.end()) return true;
+    names.push_back(std::move(name));
+  }
+  return false;
+}
+
 }  // namespace
 
 Universe::Universe(const Database& database, const Request& request, const UniverseOptions& options)
@@ -156,7 +169,33 @@ void Universe::add_records() {
   add_version_ladders(available, versions_by_name);
   available.internalize();
   system.internalize();
-  pool_.set_installed(system);
+  system_is_installed_ = system_shares_names();
+  if (system_is_installed_) pool_.set_installed(system);
+}
+
+// Whether a system record shares its name (or a name it provides) with another record in the
+// pool. Only then must libsolv see the system as the installed repo: its update rules decide
+// what may replace an installed package, and two installed versions of one name may stay.
+// Otherwise (virtual facts such as `__python`) install jobs fix them just as well, and without
+// an installed repo libsolv skips its choice rules, whose search for installed packages is
+// quadratic in the versions of a name.
+bool Universe::system_shares_names() const {
+  const auto& records = database_.records();
+  auto shared = [&](const std::string& name, Id self) {
+    const auto found = providers_.find(name);
+    if (found == providers_.end()) return false;
+    return std::any_of(found->second.list.begin(), found->second.list.end(),
+                       [&](const Provider& p) { return p.solvable != self; });
+  };
+  for (RecordId id = 0; id < records.size(); ++id) {
+    const Id self = solvable_of_record_[id];
+    if (self == 0 || records[id].kind != RecordKind::system) continue;
+    if (shared(records[id].name, self)) return true;
+    for (const Provide& provide : records[id].provides) {
+      if (shared(provide.name, self)) return true;
+    }
+  }
+  return false;
 }
 
 // "At most one version of X" as a sequential counter: with X's versions v0 < v1 < … < vn-1,
@@ -257,7 +296,9 @@ void Universe::add_jobs() {
     const Id solvable = solvable_of_record_[id];
     if (solvable == 0) continue;
     if (records[id].kind == RecordKind::system) {
-      push(SOLVER_LOCK | SOLVER_SOLVABLE, solvable, {JobKind::lock, id, 0});
+      // Kept as installed, or (no installed repo, see add_records) installed by the job.
+      const int how = system_is_installed_ ? SOLVER_LOCK : SOLVER_INSTALL;
+      push(how | SOLVER_SOLVABLE, solvable, {JobKind::lock, id, 0});
     }
     if (records[id].preferred) {
       push(SOLVER_FAVOR | SOLVER_SOLVABLE, solvable, {JobKind::preference, id, 0});
@@ -283,9 +324,17 @@ void Universe::add_jobs() {
     const Preference& p = request_.disfavored[i];
     push_dep(SOLVER_DISFAVOR, dep_of({p.name, p.versions, {}}, false), JobKind::preference, i);
   }
-  for (std::size_t i = 0; i < request_.preferred.size(); ++i) {
+  add_preference_jobs(0);
+}
+
+void Universe::add_preference_jobs(std::size_t first) {
+  for (std::size_t i = first; i < request_.preferred.size(); ++i) {
     const Preference& p = request_.preferred[i];
-    push_dep(SOLVER_FAVOR, dep_of({p.name, p.versions, {}}, false), JobKind::preference, i);
+    const Id dep = dep_of({p.name, p.versions, {}}, false);
+    solv::Queue selection;
+    for (Id s : pool_.whatprovides(dep)) selection.push(s);
+    jobs_.push2(SOLVER_FAVOR | SOLVER_SOLVABLE_ONE_OF, pool_.list_id(selection));
+    job_infos_.push_back({JobKind::preference, i, dep});
   }
 }
 
@@ -337,6 +386,7 @@ void Universe::enable_prereleases() {
   }
   // pip also merges several requirements on one name: those of one package, and the roots.
   auto merge_by_name = [this](const std::vector<Dependency>& dependencies) {
+    if (!repeats_a_name(dependencies)) return;  // the common case, without building a map
     std::unordered_map<std::string, std::pair<core::SpecifierSet, int>> merged;
     for (const Dependency& d : dependencies) {
       auto [it, inserted] = merged.try_emplace(normalize_package_name(d.name), d.specifier, 1);

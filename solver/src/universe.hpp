@@ -111,6 +111,10 @@ class Universe {
   const std::vector<Provider>& providers(const std::string& name) const;
   std::vector<Id> candidates(Id dep) { return pool_.whatprovides(dep); }
 
+  // Jobs for the request's preferences from `first` on, once they have been appended to it (a
+  // Session's later solves): they go last, where a fresh Universe puts them too.
+  void add_preference_jobs(std::size_t first);
+
   // `lasting`: `dependency` outlives the Universe (it is the Database's or the Request's), so
   // its specifier need not be copied.
   Id dep_of(const Dependency& dependency, bool prerelease_policy, bool lasting = false);
@@ -119,6 +123,7 @@ class Universe {
  private:
   std::vector<bool> reachable_records() const;
   void add_records();
+  bool system_shares_names() const;
   void add_version_ladders(solv::Repo& repo,
                            std::unordered_map<std::string, std::vector<Provider>>& by_name);
   void add_imposed_conflicts();
@@ -154,6 +159,7 @@ class Universe {
   // Version ladders: the laddered versions (marked multiversion, so libsolv writes no pairwise
   // rules for them), each version's rung position, and the rungs by auxiliary solvable.
   solv::Queue laddered_;
+  bool system_is_installed_ = false;  // see add_records()
   // By solvable id; `ladder` is no_ladder where the solvable has no rung.
   static constexpr std::size_t no_ladder = static_cast<std::size_t>(-1);
   std::vector<Rung> rung_of_version_;

@@ -22,6 +22,8 @@ using Action = std::function<app::CommandOutput()>;
 void add_matrix_commands(CLI::App& root, const GlobalOptions& global, Action& action);
 // Registers `lock`, `why` and `export`.
 void add_lock_commands(CLI::App& root, const GlobalOptions& global, Action& action);
+// Registers `sync` (src/cli/sync_cli.cpp).
+void add_sync_commands(CLI::App& root, const GlobalOptions& global, Action& action);
 // Registers `doctor` (src/cli/doctor_cli.cpp).
 void add_doctor_commands(CLI::App& root, const GlobalOptions& global, Action& action);
 

@@ -80,15 +80,17 @@ void add_lock_commands(CLI::App& root, const GlobalOptions& global, Action& acti
   auto export_lockfile = std::make_shared<std::string>("bevenv.lock");
   auto export_format = std::make_shared<std::string>("requirements");
   auto export_output = std::make_shared<std::string>();
-  CLI::App* exp = root.add_subcommand("export", "Write the lockfile as requirements.txt or JSON");
+  CLI::App* exp =
+      root.add_subcommand("export", "Write the lockfile as requirements.txt, pylock.toml or JSON");
   exp->footer(
       "Example:\n  bevenv export --format requirements -o requirements.txt\n"
       "  pip install --no-deps -r requirements.unhashed.txt  # written when some package has no "
       "hash\n"
-      "  pip install --no-deps --require-hashes -r requirements.txt");
-  exp->add_option("--format", *export_format, "requirements or json")
+      "  pip install --no-deps --require-hashes -r requirements.txt\n"
+      "  bevenv export --format pylock -o pylock.toml  # PEP 751, for uv pip install -r");
+  exp->add_option("--format", *export_format, "requirements, pylock or json")
       ->capture_default_str()
-      ->check(CLI::IsMember({"requirements", "json"}));
+      ->check(CLI::IsMember({"requirements", "pylock", "json"}));
   exp->add_option("--lockfile", *export_lockfile, "Lockfile to read")
       ->capture_default_str()
       ->type_name("FILE");
@@ -96,10 +98,13 @@ void add_lock_commands(CLI::App& root, const GlobalOptions& global, Action& acti
       ->type_name("FILE");
   exp->add_flag("!--no-hashes", export_options->hashes,
                 "Leave out --hash lines (one file, nothing hash-checked)");
+  exp->add_flag("--allow-unhashed", export_options->allow_unhashed,
+                "pylock: keep files without a recorded sha256 (empty `hashes` table)");
   exp->callback([&action, export_options, export_lockfile, export_format, export_output] {
     export_options->lockfile = *export_lockfile;
-    export_options->format =
-        *export_format == "json" ? app::ExportFormat::json : app::ExportFormat::requirements;
+    export_options->format = *export_format == "json"     ? app::ExportFormat::json
+                             : *export_format == "pylock" ? app::ExportFormat::pylock
+                                                          : app::ExportFormat::requirements;
     if (!export_output->empty()) export_options->output = *export_output;
     action = [export_options] { return app::export_lockfile(*export_options); };
   });

@@ -9,6 +9,7 @@
 #include "build_image_cli.hpp"
 #include "commands.hpp"
 #include "printer.hpp"
+#include "usage_error.hpp"
 
 namespace {
 
@@ -41,10 +42,16 @@ int run(int argc, char** argv) {
 
   bevenv::cli::Action action;
   bevenv::cli::add_lock_commands(root, global, action);
+  bevenv::cli::add_sync_commands(root, global, action);
   bevenv::cli::add_matrix_commands(root, global, action);
   bevenv::cli::add_build_image_commands(root, global, action);
   bevenv::cli::add_doctor_commands(root, global, action);
 
+  // Bare `bevenv`: the help, which is what its user is looking for (exit 2: nothing ran).
+  if (argc <= 1) {
+    std::cout << root.help();
+    return static_cast<int>(bevenv::core::ExitCode::bad_input);
+  }
   try {
     root.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -54,7 +61,10 @@ int run(int argc, char** argv) {
   } catch (const CLI::CallForVersion& e) {
     return root.exit(e);
   } catch (const CLI::ParseError& e) {
-    root.exit(e);
+    const bevenv::cli::UsageError usage =
+        bevenv::cli::describe_usage_error(root, e, std::vector<std::string>(argv + 1, argv + argc));
+    const bevenv::cli::Printer printer(printer_options(global));
+    printer.print_error(usage.message, usage.hint, bevenv::core::ExitCode::bad_input);
     return static_cast<int>(bevenv::core::ExitCode::bad_input);
   }
 

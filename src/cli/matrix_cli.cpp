@@ -51,6 +51,18 @@ void add_matrix_commands(CLI::App& root, const GlobalOptions& global, Action& ac
     options.failure = *failure;
     action = [options] { return app::matrix_rules(options); };
   });
+  auto profile = std::make_shared<std::string>();
+  CLI::App* profiles =
+      matrix->add_subcommand("profiles", "The profiles; with a name, its pins, port and caveats");
+  profiles->footer("Examples:\n  bevenv matrix profiles\n  bevenv matrix profiles uniad-2.0");
+  profiles->add_option("profile", *profile, "Profile name");
+  profiles->callback([&global, &action, profile] {
+    app::MatrixProfilesOptions options;
+    options.matrix = matrix_options(global);
+    options.profile = *profile;
+    action = [options] { return app::matrix_profiles(options); };
+  });
+
   auto snapshot = std::make_shared<app::MatrixSnapshotOptions>();
   auto snapshot_out = std::make_shared<std::string>();
   auto snapshot_config = std::make_shared<std::string>();

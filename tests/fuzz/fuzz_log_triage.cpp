@@ -20,11 +20,25 @@ bevenv::matrix::Rule rule(const char* id, const char* symptom) {
   return out;
 }
 
-// Rules with symptoms as matrix/data/rules.toml writes them (one with a `...` gap), so that the
-// symptom matchers run too; built in memory to keep the matrix loader out of the fuzz build.
+bevenv::matrix::Failure failure(const char* id, const char* literal, const char* regex) {
+  bevenv::matrix::Failure out;
+  out.id = id;
+  out.cause = "a known failure";
+  out.patterns.push_back({literal, regex});
+  out.fixes.push_back({{}, "the fix"});
+  return out;
+}
+
+// Failures and rules as matrix/data writes them (a literal with a regex, a regex alone, a
+// symptom with a `...` gap), so that every matcher runs; built in memory to keep the matrix
+// loader out of the fuzz build.
 const bevenv::matrix::Matrix* matrix() {
   static const bevenv::matrix::Matrix built = [] {
     bevenv::matrix::Matrix m;
+    m.failures.push_back(failure("F12", "is killed by signal: Bus error",
+                                 R"(DataLoader worker \(pid [0-9]+\) is killed by signal)"));
+    m.failures.push_back(failure("F6", "", R"(No such file or directory: '[^']*\.pkl')"));
+    m.failures.push_back(failure("F8", "CUDA out of memory", ""));
     m.rules.push_back(rule("distutils", "AttributeError: module 'distutils' has no attribute"));
     m.rules.push_back(
         rule("yapf-verify", "TypeError: FormatCode() got ... unexpected keyword argument"));

@@ -11,8 +11,12 @@ repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 source_dir="${BEVENV_FUZZ_SOURCE_DIR:-${repo}}"
 build="${BEVENV_FUZZ_BUILD_DIR:-${repo}/build-fuzz}"
 
-cmake -S "${source_dir}" -B "${build}" -G Ninja -DBEVENV_FUZZ=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-  -DCMAKE_CXX_COMPILER=clang++ >/dev/null
+# A build directory already configured with the fuzz targets (scripts/test.sh's ASan tree) is
+# used as it is: configuring it again here would change its flags and rebuild everything.
+if ! grep -qs '^BEVENV_FUZZ:BOOL=ON' "${build}/CMakeCache.txt"; then
+  cmake -S "${source_dir}" -B "${build}" -G Ninja -DBEVENV_FUZZ=ON \
+    -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++ >/dev/null
+fi
 targets=()
 if [[ -n "${BEVENV_FUZZ_TARGETS:-}" ]]; then
   read -r -a targets <<<"${BEVENV_FUZZ_TARGETS}"
@@ -52,8 +56,10 @@ for target in "${targets[@]}"; do
     fuzz_index_pages) ((max_len >= 8192)) || max_len=8192 ;;
     fuzz_index_headers) ((max_len >= 1024)) || max_len=1024 ;;
   esac
+  mkdir -p "${build}/crashes"
   if "${binary}" -max_total_time="${seconds}" -max_len="${max_len}" \
-      -print_final_stats=1 "${corpus}" >"${log}" 2>&1; then
+      -artifact_prefix="${build}/crashes/${target}-" -print_final_stats=1 "${corpus}" \
+      >"${log}" 2>&1; then
     execs="$(grep -E '^stat::number_of_executed_units' "${log}" | awk '{print $2}')"
     echo "   ok: ${execs:-?} executions in ${seconds}s; $(grep -E "DONE" "${log}" | tail -n 1)"
   else

@@ -65,6 +65,18 @@ def unreachable(package, builds):
     return package.get("source", {}).get("kind") != "pypi" or "+" in package["version"]
 
 
+def patched_requires(package, builds):
+    """A local tree installed with `--no-deps` (mmdet3d 0.17.1+patched, built in its checkout):
+    its release's PyPI metadata is not what gets installed, and the port pins its dependencies
+    itself, so the stand-in asks for the names the lock gives it (versions come from the pins).
+    A build from PyPI's own sdist (mmcv-full 1.7.2) keeps that release's metadata."""
+    steps = [b for b in builds if b.get("package") == package["name"] and b.get("working_dir")]
+    no_deps = any("--no-deps" in c for b in steps for c in b.get("commands", []))
+    if package.get("variant") and no_deps:
+        return list(package.get("dependencies", []))
+    return None
+
+
 # Builds from a VCS commit: PyPI's release of that version is another tree, so the stand-in
 # takes the `install_requires` of the commit's own setup.py, read upstream.
 VCS_REQUIRES = {
@@ -74,12 +86,14 @@ VCS_REQUIRES = {
 }
 
 
-def stand_in(directory, name, version, commit=None):
+def stand_in(directory, name, version, commit=None, requires=None):
     """A wheel `name==version` whose Requires-Dist is what PyPI's files of the public release
     declare (the builds behind unreachable hosts are of the same source release), or for a VCS
     build what its commit declares."""
     public = str(Version(version).public)
-    if commit is not None:
+    if requires is not None:
+        pass
+    elif commit is not None:
         requires = VCS_REQUIRES[commit]
     else:
         requires = pypi_metadata.requires_of(name, public)
@@ -116,7 +130,7 @@ def check_profile(bevenv, profile, python, work):
                 version = f"{version}+{p['variant']}"
             vcs = [b["vcs"] for b in builds if b.get("package") == p["name"] and "vcs" in b]
             commit = vcs[0].rsplit("@", 1)[1] if vcs else None
-            stand_in(standins, p["name"], version, commit)
+            stand_in(standins, p["name"], version, commit, patched_requires(p, builds))
             stood_in.append(f"{p['name']} {version}")
     with open(os.path.join(work, f"{profile}-names.txt"), "w") as f:
         f.write("\n".join(names) + "\n")

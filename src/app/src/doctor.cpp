@@ -34,11 +34,31 @@ const matrix::Profile* profile_for(const DoctorOptions& options,
   if (name.empty()) return nullptr;
   const matrix::Profile* profile = matrix.find_profile(name);
   if (profile != nullptr) return profile;
-  if (options.profile) {
-    throw core::Error(core::ExitCode::bad_input, "unknown profile `" + name + "`",
-                      "list them with `bevenv matrix show` or drop `--profile`");
-  }
+  if (options.profile) return &profile_or_throw(matrix, name);
   return nullptr;  // a lock from another matrix: judge without the profile's needs
+}
+
+// Why `--check NAME` found nothing to judge. A check that needs the GPU has failed on a machine
+// without one (exit 1); others may not apply here (memlock on one node), which is said.
+void unjudged_check(const std::string& check, const json& report,
+                    const std::optional<lockfiles::Lockfile>& lock, CommandOutput& out) {
+  const std::vector<std::string> probes = probes_for_check(check);
+  const bool needs_driver = std::find(probes.begin(), probes.end(), "driver") != probes.end();
+  const json* driver = report.contains("driver") ? &report["driver"] : nullptr;
+  const bool no_driver =
+      driver != nullptr && driver->is_object() && driver->value("status", std::string()) != "ok";
+  if (needs_driver && no_driver) {
+    out.add("check `" + check + "`: no GPU here (no NVIDIA driver could be loaded)", Mark::problem);
+    out.hint(
+        "run it on the GPU machine, or read a report from there: "
+        "`bevenv doctor --report FILE --check " +
+        check + "`");
+    out.exit_code = core::ExitCode::problem_found;
+    return;
+  }
+  out.add("check `" + check + "` had nothing to judge here" +
+              (lock ? "" : " (no lockfile: pass `--lockfile`)"),
+          Mark::info);
 }
 
 std::string today_iso() {
@@ -85,6 +105,8 @@ void record(const DoctorOptions& options, const json& report,
   std::string text =
       "Recorded " + std::to_string(overlay.records) + " observed facts in `" + file.string() + "`";
   if (overlay.kept > 0) text += " (" + std::to_string(overlay.kept) + " from earlier runs)";
+  if (overlay.host_recorded)
+    text += " and this host's driver and GPUs, which `bevenv lock` here uses";
   out.add(text, Mark::info);
   if (overlay.not_in_matrix > 0) {
     out.add(std::to_string(overlay.not_in_matrix) +
@@ -95,7 +117,8 @@ void record(const DoctorOptions& options, const json& report,
   out.json["recorded"] = {{"file", file.string()},
                           {"records", overlay.records},
                           {"kept", overlay.kept},
-                          {"not_in_matrix", overlay.not_in_matrix}};
+                          {"not_in_matrix", overlay.not_in_matrix},
+                          {"host", overlay.host_recorded}};
 }
 
 }  // namespace
@@ -163,11 +186,8 @@ CommandOutput doctor(const DoctorOptions& options) {
   if (profile != nullptr) heading += " (" + profile->name + ")";
   if (options.check) heading += ", check `" + *options.check + "`";
   out.add(heading);
-  if (findings.empty() && options.check) {
-    out.add("check `" + *options.check + "` had nothing to judge here" +
-                (lock ? "" : " (no lockfile: pass `--lockfile`)"),
-            Mark::info);
-  }
+  // A check that was asked for and gave no verdict has not passed.
+  if (findings.empty() && options.check) unjudged_check(*options.check, report, lock, out);
   doctor_detail::render_findings(findings, out);
   out.json["host"] = host;
   out.json["fingerprint"] = host_fingerprint(report);

@@ -36,10 +36,24 @@ std::vector<std::string> packages_of_check(const std::string& check);
 // Which target facts a check depends on: python only, or also the GPU and driver.
 bool check_depends_on_gpu(const std::string& check);
 
+// Installed `1.10.1+cu113` matches a lock entry `1.10.1` with variant `cu113`, and a lock entry
+// whose local part is a matrix label the index does not publish (`1.4.0` for mmcv-full).
+// Shared with `bevenv sync`, so that sync and doctor agree on what drift is.
+bool same_version(const std::string& installed, const lockfiles::Package& locked);
+
 // Lockfile and matrix checks, appended to `out` (doctor_lock_checks.cpp).
 void lock_checks(const json& report, const DoctorContext& ctx, std::vector<probes::Finding>& out);
 void known_bad_rules(const json& report, const DoctorContext& ctx,
                      std::vector<probes::Finding>& out);
+
+// What the fixes of the failure catalogue are chosen against: the inspected interpreter and its
+// installed distributions (empty and unknown when the Python probe did not run).
+matrix::FixContext fix_context(const json& report);
+// Words the Python probe's check observations from the matrix's failure catalogue (title, fix,
+// severity, field failure) and drops those whose failure cannot happen in this environment.
+// Without a matrix the observations stay as they are.
+void word_python_checks(const json& report, const matrix::Matrix* matrix,
+                        std::vector<probes::Finding>& findings);
 
 using probes::make_finding;
 

@@ -8,12 +8,7 @@
 #include "doctor_internal.hpp"
 
 namespace bevenv::app::doctor_detail {
-namespace {
 
-using probes::Severity;
-
-// Installed `1.10.1+cu113` matches a lock entry `1.10.1` with variant `cu113`, and a lock entry
-// whose local part is a matrix label the index does not publish (`1.4.0` for mmcv-full).
 bool same_version(const std::string& installed, const lockfiles::Package& locked) {
   const auto have = parse_version(installed);
   const auto want = parse_version(locked.version);
@@ -22,6 +17,10 @@ bool same_version(const std::string& installed, const lockfiles::Package& locked
   if (want->has_local() || have->without_local() != want->without_local()) return false;
   return !have->has_local() || locked.variant.empty() || have->local_string() == locked.variant;
 }
+
+namespace {
+
+using probes::Severity;
 
 std::string locked_text(const lockfiles::Package& package) {
   const auto version = parse_version(package.version);
@@ -43,10 +42,12 @@ std::string failure_about(const std::string& package, const std::vector<probes::
   return "";
 }
 
-void drift(const json& report, const lockfiles::Lockfile& lock, std::vector<probes::Finding>& out) {
+void drift(const json& report, const DoctorContext& ctx, std::vector<probes::Finding>& out) {
   if (section_if_ok(report, "python").empty()) return;
+  const lockfiles::Lockfile& lock = *ctx.lock;
   const auto installed = installed_versions(report);
-  const std::vector<probes::Finding> probe_findings = probes::evaluate(report);
+  std::vector<probes::Finding> probe_findings = probes::evaluate(report);
+  word_python_checks(report, ctx.matrix, probe_findings);
   std::size_t matching = 0;
   std::size_t skipped = 0;
   for (const auto& package : lock.packages) {
@@ -236,7 +237,7 @@ void lock_checks(const json& report, const DoctorContext& ctx, std::vector<probe
   locked_cuda(report, ctx, out);
   target_gpus(report, *ctx.lock, out);
   python_version(report, *ctx.lock, out);
-  drift(report, *ctx.lock, out);
+  drift(report, ctx, out);
 }
 
 void known_bad_rules(const json& report, const DoctorContext& ctx,

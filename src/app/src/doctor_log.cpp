@@ -1,13 +1,12 @@
 // `bevenv doctor --log FILE`: reads the log (refusing what is not a text file) and prints the
 // known failures scan_log (doctor_log_scan.cpp) finds, with the line, the cause and the fix.
-#include "doctor_log.hpp"
-
 #include <iostream>
 #include <sstream>
 
 #include "bevenv/app/doctor.hpp"
 #include "bevenv/core/error.hpp"
 #include "bevenv/core/text_input.hpp"
+#include "bevenv/matrix/loader.hpp"
 
 namespace bevenv::app {
 namespace {
@@ -32,13 +31,15 @@ std::string read_log(const std::filesystem::path& path, const std::string& name)
 }  // namespace
 
 CommandOutput doctor_log(const DoctorLogOptions& options) {
-  // A broken overlay should not stop a log from being read: fall back to the built-ins.
+  // A broken overlay should not stop a log from being read: fall back to the embedded matrix,
+  // whose catalogue the build has checked.
   std::optional<matrix::Matrix> matrix;
   std::string matrix_note;
   try {
     matrix = load_matrix_or_throw(options.matrix);
   } catch (const core::Error& error) {
     matrix_note = error.what();
+    if (auto embedded = matrix::load_embedded()) matrix = std::move(embedded.value());
   }
   std::vector<LogMatch> found;
   std::size_t lines = 0;
@@ -47,8 +48,8 @@ CommandOutput doctor_log(const DoctorLogOptions& options) {
   found = scan_log(in, matrix ? &*matrix : nullptr, &lines);
   CommandOutput out;
   if (!matrix_note.empty()) {
-    out.diagnostics.push_back(
-        Line{Mark::warning, 0, matrix_note + "; matching built-in patterns only", false, false});
+    out.diagnostics.push_back(Line{
+        Mark::warning, 0, matrix_note + "; matching the embedded catalogue only", false, false});
   }
   const std::string count =
       std::to_string(found.size()) + " known failure" + (found.size() == 1 ? "" : "s");

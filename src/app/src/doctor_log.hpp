@@ -1,18 +1,12 @@
 #pragma once
-// Internal to `bevenv doctor --log`: the built-in symptom catalogue.
+// Internal to `bevenv doctor --log`: how a log line is prepared before the catalogue's patterns
+// (matrix/data/failures.toml) and the rules' `symptom` texts are looked for in it.
 #include <string>
-#include <vector>
 
 namespace bevenv::app::doctor_detail {
 
-struct LogPattern {
-  const char* id;      // `F1`, or a name for a known-bad combination without a catalogue id
-  const char* needle;  // a literal every matching line contains (cheap to look for)
-  const char* regex;   // when non-empty, the line must also match it (ECMAScript)
-  const char* cause;
-  const char* fix;
-};
-
-const std::vector<LogPattern>& builtin_log_patterns();
+// The line without ANSI escape sequences (colour, cursor moves) and carriage returns: a
+// coloured traceback must match as its plain text does.
+std::string plain_log_line(const std::string& line);
 
 }  // namespace bevenv::app::doctor_detail

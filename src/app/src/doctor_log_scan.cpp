@@ -1,5 +1,5 @@
-// Scanning a log for the known failures: the built-in patterns (doctor_log_patterns.cpp) and
-// the matrix rules' `symptom` texts. No I/O, so the log fuzzer runs it alone.
+// Scanning a log for the known failures: the matrix's failure catalogue (`[[failure]]`
+// patterns) and the matrix rules' `symptom` texts. No I/O, so the log fuzzer runs it alone.
 #include <map>
 #include <optional>
 #include <regex>
@@ -10,10 +10,9 @@
 namespace bevenv::app {
 namespace {
 
-using doctor_detail::LogPattern;
-
 struct CompiledPattern {
-  const LogPattern* pattern;
+  const matrix::Failure* failure;
+  const matrix::LogSignature* signature;
   std::optional<std::regex> regex;
 };
 
@@ -25,12 +24,28 @@ struct SymptomMatcher {
 
 // Pieces shorter than this would match unrelated lines.
 constexpr std::size_t kMinimumPiece = 12;
+// The widest line a terminal or log collector is taken to wrap at.
+constexpr std::size_t kWrapWidth = 1024;
 
 std::string trimmed(const std::string& text) {
   const auto first = text.find_first_not_of(" \t\r");
   if (first == std::string::npos) return "";
   const auto last = text.find_last_not_of(" \t\r");
   return text.substr(first, last - first + 1);
+}
+
+std::vector<CompiledPattern> compiled_patterns(const matrix::Matrix* matrix) {
+  std::vector<CompiledPattern> out;
+  if (matrix == nullptr) return out;
+  for (const auto& failure : matrix->failures) {
+    for (const auto& signature : failure.patterns) {
+      CompiledPattern compiled{&failure, &signature, std::nullopt};
+      // The loader refused regexes that do not compile.
+      if (!signature.regex.empty()) compiled.regex.emplace(signature.regex);
+      out.push_back(std::move(compiled));
+    }
+  }
+  return out;
 }
 
 std::vector<SymptomMatcher> symptom_matchers(const matrix::Matrix* matrix) {
@@ -82,53 +97,124 @@ bool regex_near(const std::string& line, std::size_t needle_at, const std::regex
   return std::regex_search(window, regex);
 }
 
+// A regex-only pattern has no needle: it sees the line's start, and long lines only in part.
+bool pattern_matches(const CompiledPattern& pattern, const std::string& line) {
+  const std::string& literal = pattern.signature->literal;
+  const auto at = literal.empty() ? 0 : line.find(literal);
+  if (at == std::string::npos) return false;
+  return !pattern.regex || regex_near(line, at, *pattern.regex);
+}
+
+struct LineHit {
+  const matrix::Failure* failure = nullptr;
+  std::vector<const matrix::Rule*> rules;
+  bool empty() const { return failure == nullptr && rules.empty(); }
+};
+
+LineHit hit_of(const std::string& line, const std::vector<CompiledPattern>& patterns,
+               const std::vector<SymptomMatcher>& symptoms) {
+  LineHit hit;
+  for (const auto& pattern : patterns) {
+    if (!pattern_matches(pattern, line)) continue;
+    hit.failure = pattern.failure;
+    break;
+  }
+  for (const auto& matcher : symptoms) {
+    if (matches(matcher, line)) hit.rules.push_back(matcher.rule);
+  }
+  return hit;
+}
+
+// The catalogue entry speaks for the match; a rule only where no entry does.
+LogMatch match_of(const LineHit& hit, const matrix::Matrix& matrix,
+                  const matrix::FixContext& context) {
+  const matrix::Failure* failure = hit.failure;
+  if (failure == nullptr && !hit.rules.front()->failure.empty()) {
+    failure = matrix.find_failure(hit.rules.front()->failure);
+  }
+  LogMatch match;
+  if (failure != nullptr) {
+    match.id = failure->id;
+    match.cause = failure->cause;
+    const matrix::FailureFix* fix = failure->fix_for(context);
+    match.fix = fix != nullptr ? fix->text : hit.rules.empty() ? "" : hit.rules.front()->fix;
+  } else {
+    const matrix::Rule& rule = *hit.rules.front();
+    match.id = rule.failure.empty() ? rule.id : rule.failure;
+    match.cause = rule.message;
+    match.fix = rule.fix;
+  }
+  for (const auto* rule : hit.rules) match.rules.push_back(rule->id);
+  return match;
+}
+
 }  // namespace
 
-std::vector<LogMatch> scan_log(std::istream& in, const matrix::Matrix* matrix,
-                               std::size_t* line_count) {
-  std::vector<CompiledPattern> patterns;
-  for (const auto& pattern : doctor_detail::builtin_log_patterns()) {
-    CompiledPattern compiled{&pattern, std::nullopt};
-    if (pattern.regex[0] != '\0') compiled.regex.emplace(pattern.regex);
-    patterns.push_back(std::move(compiled));
+namespace doctor_detail {
+
+std::string plain_log_line(const std::string& line) {
+  std::string out;
+  out.reserve(line.size());
+  for (std::size_t i = 0; i < line.size(); ++i) {
+    const char c = line[i];
+    if (c == '\r') continue;
+    if (c != '\x1b') {
+      out += c;
+      continue;
+    }
+    // CSI (`ESC [ params final`), else a two-byte escape.
+    if (i + 1 < line.size() && line[i + 1] == '[') {
+      i += 2;
+      while (i < line.size() && (static_cast<unsigned char>(line[i]) < 0x40 ||
+                                 static_cast<unsigned char>(line[i]) > 0x7e)) {
+        ++i;
+      }
+    } else {
+      ++i;
+    }
   }
+  return out;
+}
+
+}  // namespace doctor_detail
+
+std::vector<LogMatch> scan_log(std::istream& in, const matrix::Matrix* matrix,
+                               std::size_t* line_count, const matrix::FixContext& context) {
+  const auto patterns = compiled_patterns(matrix);
   const auto symptoms = symptom_matchers(matrix);
   std::vector<LogMatch> found;
   std::map<std::string, std::size_t> index_of;  // id -> position in `found`
   std::size_t number = 0;
-  for (std::string line; std::getline(in, line);) {
+  std::string previous;  // the last line, when it matched nothing: a wrapped line's first half
+  for (std::string raw; std::getline(in, raw);) {
     ++number;
-    const CompiledPattern* hit = nullptr;
-    for (const auto& compiled : patterns) {
-      const auto at = line.find(compiled.pattern->needle);
-      if (at == std::string::npos) continue;
-      if (compiled.regex && !regex_near(line, at, *compiled.regex)) continue;
-      hit = &compiled;
-      break;
+    std::string line = doctor_detail::plain_log_line(raw);
+    std::size_t at = number;
+    LineHit hit = hit_of(line, patterns, symptoms);
+    if (hit.empty() && !previous.empty()) {
+      // A terminal or a log collector wrapped the message: try it whole, at its first line.
+      // Wrapping keeps every character (a trailing space stays on the first line), so the
+      // halves are joined as they are.
+      hit = hit_of(previous + line, patterns, symptoms);
+      if (!hit.empty()) {
+        at = number - 1;
+        line = previous + line;
+      }
     }
-    std::vector<const matrix::Rule*> rules;
-    for (const auto& matcher : symptoms) {
-      if (matches(matcher, line)) rules.push_back(matcher.rule);
-    }
-    if (hit == nullptr && rules.empty()) continue;
-    LogMatch match;
-    if (hit != nullptr) {
-      match.id = hit->pattern->id;
-      match.cause = hit->pattern->cause;
-      match.fix = hit->pattern->fix;
-    } else {
-      const matrix::Rule& rule = *rules.front();
-      match.id = rule.failure.empty() ? rule.id : rule.failure;
-      match.cause = rule.message;
-      match.fix = rule.fix;
-    }
-    for (const auto* rule : rules) match.rules.push_back(rule->id);
-    const auto known = index_of.find(match.id);
-    if (known != index_of.end()) {
-      found[known->second].more_lines.push_back(number);
+    if (hit.empty()) {
+      // Only a terminal-wide line can be the first half of a wrapped one; a long line kept
+      // here would have every following line scanned twice over its length.
+      previous = line.size() <= kWrapWidth ? std::move(line) : std::string();
       continue;
     }
-    match.line = number;
+    previous.clear();
+    LogMatch match = match_of(hit, *matrix, context);
+    const auto known = index_of.find(match.id);
+    if (known != index_of.end()) {
+      found[known->second].more_lines.push_back(at);
+      continue;
+    }
+    match.line = at;
     match.text = shortened(line);
     index_of.emplace(match.id, found.size());
     found.push_back(std::move(match));

@@ -10,6 +10,7 @@
 #include "bevenv/core/sha256.hpp"
 #include "bevenv/core/toml_nesting.hpp"
 #include "doctor_internal.hpp"
+#include "doctor_record_host.hpp"
 
 namespace bevenv::app {
 namespace {
@@ -211,9 +212,11 @@ ObservedOverlay observed_overlay(const nlohmann::json& report,
   overlay.kept = static_cast<std::size_t>(
       std::count_if(records.begin(), records.end(), [](const Record& r) { return r.previous; }));
   std::string& text = overlay.text;
-  text = "# Observed by `bevenv doctor --record` on host " + host +
-         ".\n# Later locks avoid versions that failed here and prefer ones that passed; bevenv\n"
-         "# reads this directory by itself. Delete a record to forget it.\n";
+  text =
+      "# Observed by `bevenv doctor --record` on host " + host +
+      ".\n# Later locks avoid versions that failed here and prefer ones that passed, and a lock\n"
+      "# on this host with no target named takes its driver and GPUs from `[[observed_host]]`;\n"
+      "# bevenv reads this directory by itself. Delete a record to forget it.\n";
   for (const auto& record : records) {
     text += "\n[[observed]]\n";
     text += "host = " + quoted(record.host) + "\n";
@@ -232,6 +235,12 @@ ObservedOverlay observed_overlay(const nlohmann::json& report,
     text += "detail = " + quoted(record.detail) + "\n";
   }
   overlay.records = records.size();
+  if (const auto facts = host_facts_of(report)) {
+    text += host_record_text(*facts, host, date, quoted);
+    overlay.host_recorded = true;
+  } else {
+    text += previous_host_record(previous);
+  }
   return overlay;
 }
 

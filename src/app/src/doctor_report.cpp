@@ -145,6 +145,7 @@ probes::Expectations expectations_for(const json& report, const DoctorContext& c
 std::vector<probes::Finding> judge_report(const nlohmann::json& report, const DoctorContext& ctx) {
   std::vector<probes::Finding> findings = probes::evaluate(report, expectations_for(report, ctx));
   if (!report.is_object()) return findings;
+  doctor_detail::word_python_checks(report, ctx.matrix, findings);
   std::vector<probes::Finding> extra;
   doctor_detail::lock_checks(report, ctx, extra);
   doctor_detail::known_bad_rules(report, ctx, extra);

@@ -14,6 +14,7 @@
 #include "lock_inputs.hpp"
 #include "lock_result.hpp"
 #include "lock_translate.hpp"
+#include "lock_unsolvable.hpp"
 
 namespace bevenv::app {
 namespace {
@@ -25,51 +26,6 @@ using core::ExitCode;
 constexpr const char* kHeadline[] = {"python", "torch",      "torchvision", "mmcv-full",
                                      "mmcv",   "mmdet",      "mmseg",       "mmdet3d",
                                      "numpy",  "setuptools", "yapf"};
-
-std::string subject(const LockInputs& inputs) {
-  return inputs.profile != nullptr ? inputs.profile->name : std::string("the request");
-}
-
-nlohmann::json explanation_json(const std::vector<solver::ExplanationStep>& steps) {
-  nlohmann::json out = nlohmann::json::array();
-  for (const auto& step : steps) {
-    nlohmann::json j = {{"text", step.text}, {"package", step.package}};
-    if (!step.versions.empty()) j["versions"] = step.versions;
-    if (!step.dependency.empty()) j["dependency"] = step.dependency;
-    if (!step.other_package.empty()) j["other_package"] = step.other_package;
-    if (!step.origin.empty()) j["origin"] = step.origin;
-    if (!step.children.empty()) j["because"] = explanation_json(step.children);
-    out.push_back(std::move(j));
-  }
-  return out;
-}
-
-CommandOutput unsatisfiable(const LockInputs& inputs, const solver::Unsolvable& unsolvable) {
-  CommandOutput out;
-  out.exit_code = ExitCode::problem_found;
-  out.add("no environment satisfies " + subject(inputs) + " (" + inputs.target.describe() + ")",
-          Mark::problem);
-  // Long trees bury the cause: the first lines carry the first chains; -v shows the rest.
-  constexpr std::size_t kShownLines = 12;
-  const std::vector<std::string> tree = solver::render_explanation(unsolvable);
-  for (std::size_t i = 0; i < tree.size(); ++i) {
-    out.add(tree[i], Mark::none, 1).verbose_only = i >= kShownLines;
-  }
-  if (tree.size() > kShownLines) {
-    out.add("… " + std::to_string(tree.size() - kShownLines) + " more lines (`-v` shows them)",
-            Mark::none, 1);
-  }
-  out.hint(
-      "hint: relax or drop a pin named above; `bevenv matrix show PACKAGE` lists the "
-      "versions and the rules that touch them",
-      0);
-  nlohmann::json problems = nlohmann::json::array();
-  for (const auto& problem : unsolvable.problems)
-    problems.push_back(explanation_json(problem.steps));
-  out.json = {
-      {"status", "unsatisfiable"}, {"target", inputs.target.describe()}, {"problems", problems}};
-  return out;
-}
 
 std::string headline(const lockfiles::Lockfile& lock) {
   std::string line;
@@ -185,11 +141,10 @@ std::vector<std::string> requirements_not_complete(const Translation& translatio
   return out;
 }
 
-}  // namespace
+using Clock = std::chrono::steady_clock;
 
-CommandOutput lock(const LockOptions& options) {
-  const auto start = std::chrono::steady_clock::now();
-  const LockInputs inputs = gather_lock_inputs(options);
+CommandOutput resolve_and_write(const LockOptions& options, const LockInputs& inputs,
+                                Clock::time_point start) {
   Translation translation = translate(inputs, requested_extras(inputs));
   // Package indexes: records for uncurated packages (lock_index.cpp); null when none is given.
   const std::unique_ptr<IndexSession> index = open_index(options, inputs);
@@ -206,7 +161,7 @@ CommandOutput lock(const LockOptions& options) {
     result = solve_with_preferences(translation, inputs);
   }
   if (const auto* unsolvable = std::get_if<solver::Unsolvable>(&result)) {
-    return unsatisfiable(inputs, *unsolvable);
+    return unsatisfiable(options, inputs, *unsolvable);
   }
   const auto& solution = std::get<solver::Solution>(result);
   lockfiles::Lockfile lock = build_lockfile(inputs, translation, solution);
@@ -226,8 +181,8 @@ CommandOutput lock(const LockOptions& options) {
   const double ms = static_cast<double>(elapsed.count()) / 1000.0;
   char took[32];
   std::snprintf(took, sizeof took, "%.1f ms", ms);
-  out.add("Resolved " + std::to_string(lock.packages.size()) + " packages for " + subject(inputs) +
-          " (" + inputs.target.describe() + ") in " + took);
+  out.add("Resolved " + std::to_string(lock.packages.size()) + " packages for " +
+          lock_subject(inputs) + " (" + inputs.target.describe() + ") in " + took);
   out.add(headline(lock), Mark::none, 1);
   if (const std::string avoided = avoided_line(lock); !avoided.empty()) {
     out.add(avoided, Mark::none, 1);
@@ -245,6 +200,16 @@ CommandOutput lock(const LockOptions& options) {
                   ": kernels JIT-compile from PTX at start-up (F10)",
               Mark::warning, 1);
     }
+  }
+  if (inputs.profile != nullptr && !inputs.profile->port_of.empty()) {
+    // A port changes the official stack: what its user must know is named where it is used.
+    const auto& caveats = inputs.profile->caveats;
+    out.add("`" + inputs.profile->name + "` ports `" + inputs.profile->port_of + "`" +
+                (caveats.empty() ? std::string()
+                                 : ": " + std::to_string(caveats.size()) +
+                                       " caveat(s), first: " + caveats.front()) +
+                " (`bevenv matrix profiles " + inputs.profile->name + "`)",
+            Mark::warning, 1);
   }
   out.add("Wrote `" + inputs.output.string() + "` (input hash " + lock.input_hash.substr(7, 12) +
           "); next: `bevenv why PACKAGE`, `bevenv export`");
@@ -269,6 +234,24 @@ CommandOutput lock(const LockOptions& options) {
       out.add("not a candidate: " + skipped, Mark::warning, 1);
     add_index_costs(out, *index);
   }
+  return out;
+}
+
+}  // namespace
+
+CommandOutput lock(const LockOptions& options) {
+  const auto start = Clock::now();
+  const LockInputs inputs = gather_lock_inputs(options);
+  CommandOutput out = resolve_and_write(options, inputs, start);
+  // Where the target came from goes to stderr, before anything else the command says there.
+  std::vector<Line> target;
+  for (const auto& note : inputs.target_notes)
+    target.push_back({Mark::none, 0, note, false, false});
+  for (const auto& warning : inputs.target_warnings)
+    target.push_back({Mark::warning, 0, warning, false, false});
+  out.diagnostics.insert(out.diagnostics.begin(), target.begin(), target.end());
+  if (!inputs.target_notes.empty()) out.json["target_notes"] = inputs.target_notes;
+  if (!inputs.target_warnings.empty()) out.json["target_warnings"] = inputs.target_warnings;
   return out;
 }
 

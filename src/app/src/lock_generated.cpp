@@ -66,18 +66,32 @@ bool has_matrix_artifact(const matrix::PackageVersion& record, const index::TagR
   return false;
 }
 
+const matrix::Artifact* sdist_of(const matrix::PackageVersion& record) {
+  for (const auto& artifact : record.artifacts) {
+    if (index::parse_sdist_filename(artifact.filename, record.name)) return &artifact;
+  }
+  return nullptr;
+}
+
+lockfiles::Artifact lock_artifact(const matrix::Artifact& from) {
+  lockfiles::Artifact artifact;
+  artifact.filename = from.filename;
+  artifact.url = from.url;
+  artifact.sha256 = lower(from.sha256);
+  artifact.size = from.size;
+  return artifact;
+}
+
 void attach_matrix_artifacts(const LockInputs& inputs, lockfiles::Lockfile& lock) {
   const index::TagRanking ranking = ranking_for_target(inputs.target);
   for (auto& package : lock.packages) {
     const matrix::PackageVersion* record = record_of(inputs.matrix, package);
     if (record == nullptr || record->artifacts.empty()) continue;
+    // A curated source build already has its step (and, building its sdist, that file).
+    if (record->build == matrix::BuildKind::source) continue;
     const matrix::Artifact* best = best_matrix_artifact(*record, ranking);
     if (best == nullptr) continue;  // the translation kept such records out of the solution
-    lockfiles::Artifact artifact;
-    artifact.filename = best->filename;
-    artifact.url = best->url;
-    artifact.sha256 = lower(best->sha256);
-    artifact.size = best->size;
+    const lockfiles::Artifact artifact = lock_artifact(*best);
     package.artifacts = {artifact};
     if (!index::parse_wheel_filename(best->filename)) {
       lock.builds.push_back(sdist_build(package, artifact));

@@ -18,8 +18,13 @@ const matrix::Artifact* best_matrix_artifact(const matrix::PackageVersion& recor
 // of every release).
 bool has_matrix_artifact(const matrix::PackageVersion& record, const index::TagRanking& ranking);
 
+// The sdist a source build compiles (`build_step.sdist`): the record's first sdist; null when the
+// matrix lists none (translate keeps such a record out of the solution).
+const matrix::Artifact* sdist_of(const matrix::PackageVersion& record);
+lockfiles::Artifact lock_artifact(const matrix::Artifact& artifact);
+
 // Gives each package of `lock` its record's best artifact; packages whose records list none keep
-// what they have.
+// what they have, and source builds keep theirs (lock_result.cpp gives them their sdist).
 void attach_matrix_artifacts(const LockInputs& inputs, lockfiles::Lockfile& lock);
 
 }  // namespace bevenv::app

@@ -542,8 +542,11 @@ const matrix::PackageVersion* curated_record(const LockInputs& inputs,
                                              const lockfiles::Package& p) {
   const matrix::Package* package = inputs.matrix.find_package(p.name);
   if (package == nullptr) return nullptr;
+  // The variant too: OpenMMLab's wheels and the source build of mmcv-full 1.6.0 all install
+  // as `1.6.0`.
   for (const auto& build : package->versions) {
-    if (build.install_version() == p.version) return &build;
+    if (build.install_version() == p.version && build.version.local_string() == p.variant)
+      return &build;
   }
   return nullptr;
 }

@@ -8,6 +8,7 @@
 #include "bevenv/core/sha256.hpp"
 #include "bevenv/core/text_input.hpp"
 #include "bevenv/matrix/loader.hpp"
+#include "lock_target.hpp"
 
 namespace bevenv::app {
 namespace {
@@ -63,14 +64,6 @@ core::Requirement parse_requirement(const std::string& text, const std::string& 
   return std::move(parsed).value();
 }
 
-void merge_target(TargetOverrides& into, const TargetOverrides& flags) {
-  if (flags.python) into.python = flags.python;
-  if (flags.cuda_driver) into.cuda_driver = flags.cuda_driver;
-  if (!flags.gpus.empty()) into.gpus = flags.gpus;
-  if (flags.platform) into.platform = flags.platform;
-  if (flags.glibc) into.glibc = flags.glibc;
-}
-
 std::string profile_names(const matrix::Matrix& m) {
   std::string names;
   for (const auto& [name, profile] : m.profiles)
@@ -109,7 +102,6 @@ LockInputs gather_lock_inputs(const LockOptions& options) {
       }
     }
   }
-  merge_target(target, options.target);
   if (options.requirements_file) {
     for (const auto& text : read_requirements_file(*options.requirements_file)) {
       inputs.requirements.push_back({parse_requirement(text, options.requirements_file->string()),
@@ -121,11 +113,7 @@ LockInputs gather_lock_inputs(const LockOptions& options) {
   }
 
   if (profile_name) {
-    inputs.profile = inputs.matrix.find_profile(*profile_name);
-    if (inputs.profile == nullptr) {
-      throw Error(ExitCode::bad_input, "unknown profile `" + *profile_name + "`",
-                  "profiles in the matrix: " + profile_names(inputs.matrix));
-    }
+    inputs.profile = &profile_or_throw(inputs.matrix, *profile_name);
   } else if (inputs.requirements.empty()) {
     throw Error(ExitCode::bad_input, "nothing to lock: no profile and no requirements",
                 "add `--profile NAME` (one of " + profile_names(inputs.matrix) +
@@ -135,7 +123,10 @@ LockInputs gather_lock_inputs(const LockOptions& options) {
   if (inputs.profile != nullptr && !inputs.profile->python.empty()) {
     profile_python = inputs.profile->python;
   }
-  inputs.target = resolve_target(target, profile_python);
+  TargetChoice choice = choose_target(target, options.target, inputs.matrix, inputs.profile);
+  inputs.target = resolve_target(choice.overrides, profile_python);
+  inputs.target_notes = std::move(choice.notes);
+  inputs.target_warnings = std::move(choice.warnings);
 
   if (options.index_url) inputs.index_sources.push_back("index " + *options.index_url);
   for (const auto& url : options.extra_index_urls)

@@ -3,12 +3,17 @@
 #include <algorithm>
 
 #include "bevenv/app/version_info.hpp"
+#include "bevenv/core/error.hpp"
 #include "bevenv/core/name.hpp"
 #include "bevenv/matrix/evaluate.hpp"
+#include "lock_cuda_choice.hpp"
+#include "lock_generated.hpp"
 
 namespace bevenv::app {
 namespace {
 
+using core::Error;
+using core::ExitCode;
 using lockfiles::Reason;
 using lockfiles::ReasonKind;
 
@@ -107,18 +112,6 @@ std::vector<lockfiles::Artifact> artifacts_of(const matrix::PackageVersion& buil
   return {artifact};
 }
 
-std::string arch_list(const LockInputs& inputs) {
-  if (inputs.target.gpus.empty()) {
-    if (inputs.profile == nullptr) return {};
-    const auto it = inputs.profile->env.find("TORCH_CUDA_ARCH_LIST");
-    return it == inputs.profile->env.end() ? std::string() : it->second;
-  }
-  std::string out;
-  for (const auto& gpu : inputs.target.gpus) out += (out.empty() ? "" : ";") + gpu.dotted();
-  // PTX of the newest target lets a newer GPU still run the ops, after a JIT at start-up.
-  return out + "+PTX";
-}
-
 lockfiles::Environment environment_of(const LockInputs& inputs, const Translation& translation,
                                       const solver::Solution& solution) {
   lockfiles::Environment env;
@@ -133,15 +126,10 @@ lockfiles::Environment environment_of(const LockInputs& inputs, const Translatio
   }
   if (cuda) env.cuda = cuda->to_string();
   if (inputs.profile != nullptr) {
-    env.base_image.tag = inputs.profile->base_image;
     env.variables.insert(inputs.profile->env.begin(), inputs.profile->env.end());
   }
-  if (env.base_image.tag.empty() && cuda) {
-    const matrix::Toolkit* toolkit = inputs.matrix.find_toolkit(*cuda);
-    if (toolkit != nullptr && !toolkit->images.empty())
-      env.base_image.tag = toolkit->images.front();
-  }
-  env.torch_cuda_arch_list = arch_list(inputs);
+  env.base_image.tag = base_image_for(inputs, cuda);
+  env.torch_cuda_arch_list = ops_arch_list(inputs, cuda);
   if (!env.torch_cuda_arch_list.empty()) {
     env.variables["TORCH_CUDA_ARCH_LIST"] = env.torch_cuda_arch_list;
   }
@@ -167,6 +155,20 @@ lockfiles::BuildStep build_step_of(const matrix::BuildStep& step, const std::str
   if (!step.command.empty()) out.commands.push_back(step.command);
   out.cuda_arch_list = arch;
   return out;
+}
+
+// A build of the release's own sdist installs that file, hash-checked, with the step's `env`:
+// the package shows it, and the step carries it as data (no command).
+void attach_sdist(const matrix::PackageVersion& build, lockfiles::Package& package,
+                  lockfiles::BuildStep& step) {
+  const matrix::Artifact* sdist = sdist_of(build);
+  if (sdist == nullptr) {
+    // Translation requires `__file-for-target` of such a record: it cannot be chosen.
+    throw Error(ExitCode::failure, "`" + build.id() + "` builds its sdist, and the matrix has none",
+                "refresh the generated layer: `bevenv matrix snapshot` (docs/matrix-snapshot.md)");
+  }
+  package.artifacts = {lock_artifact(*sdist)};
+  step.source = package.artifacts.front();
 }
 
 }  // namespace
@@ -229,9 +231,11 @@ lockfiles::Lockfile build_lockfile(const LockInputs& inputs, const Translation& 
         std::unique(package.dependencies.begin(), package.dependencies.end()),
         package.dependencies.end());
     package.why = reasons_for(chosen, solution, translation, applied);
+    if (auto target = cuda_build_reason(build, inputs)) package.why.push_back(std::move(*target));
     if (build.build == matrix::BuildKind::source && build.build_step) {
       lock.builds.push_back(
           build_step_of(*build.build_step, build.name, arch, package.dependencies));
+      if (build.build_step->sdist) attach_sdist(build, package, lock.builds.back());
     }
     lock.packages.push_back(std::move(package));
   }

@@ -1,12 +1,15 @@
 #include "lock_translate.hpp"
 
 #include <algorithm>
+#include <optional>
 #include <set>
 
 #include "bevenv/core/name.hpp"
 #include "bevenv/matrix/evaluate.hpp"
 #include "bevenv/solver/solve.hpp"
+#include "lock_forced.hpp"
 #include "lock_generated.hpp"
+#include "target_kernels.hpp"
 
 namespace bevenv::app {
 namespace {
@@ -15,27 +18,12 @@ core::SpecifierSet at_least(const core::Version& v) {
   return core::SpecifierSet::parse(">=" + v.to_string()).value();
 }
 
-core::SpecifierSet exactly(const core::Version& v) {
-  return core::SpecifierSet::parse("===" + v.to_string()).value();
+core::SpecifierSet same_release(const core::Version& v) {
+  return core::SpecifierSet::parse("==" + v.to_string()).value();
 }
 
-enum class KernelSupport { sass, ptx, none };
-
-// SASS for sm_XY runs on the same major with minor >= Y; PTX compute_XY JIT-compiles for any
-// GPU of capability >= XY (compat-facts §4).
-KernelSupport kernel_support(const matrix::PackageVersion& build, const GpuArch& gpu) {
-  for (const auto& sass : build.sass) {
-    const auto arch = parse_gpu_arch(sass);
-    if (arch && arch->capability / 10 == gpu.capability / 10 &&
-        arch->capability % 10 <= gpu.capability % 10) {
-      return KernelSupport::sass;
-    }
-  }
-  for (const auto& ptx : build.ptx) {
-    const auto arch = parse_gpu_arch(ptx);
-    if (arch && arch->capability <= gpu.capability) return KernelSupport::ptx;
-  }
-  return KernelSupport::none;
+core::SpecifierSet exactly(const core::Version& v) {
+  return core::SpecifierSet::parse("===" + v.to_string()).value();
 }
 
 matrix::TargetFacts matrix_target(const TargetFacts& target) {
@@ -49,6 +37,11 @@ matrix::TargetFacts matrix_target(const TargetFacts& target) {
 
 // Whether a rule's target and profile conditions hold, so only its package conditions remain.
 bool rule_context_holds(const matrix::Rule& rule, const LockInputs& inputs) {
+  // A port lifts the rules about its official stack that its own changes answer.
+  if (inputs.profile != nullptr) {
+    const auto& lifts = inputs.profile->lifts;
+    if (std::find(lifts.begin(), lifts.end(), rule.id) != lifts.end()) return false;
+  }
   if (!rule.when_profiles.empty()) {
     if (inputs.profile == nullptr) return false;
     const bool inside = std::any_of(rule.when_profiles.begin(), rule.when_profiles.end(),
@@ -103,6 +96,25 @@ bool requirement_applies(const core::Requirement& requirement, const std::set<st
   return false;
 }
 
+// Why the target cannot install `build` from the files the matrix lists, as a requirement of
+// `__file-for-target`; nullopt when it can.
+std::optional<solver::Dependency> missing_file(const matrix::PackageVersion& build,
+                                               const index::TagRanking& ranking,
+                                               const TargetFacts& target, const std::string& self) {
+  // A build of the release's own sdist needs that file (the snapshot records it).
+  if (build.build_step && build.build_step->sdist && sdist_of(build) == nullptr)
+    return solver::Dependency{kNoFileVirtual, {}, self + " (" + kNoSdistReason + ")"};
+  // A generated release with files for other targets only (an aarch64 wheel, another CPython)
+  // cannot be installed here.
+  if (!build.artifacts.empty() && !has_matrix_artifact(build, ranking)) {
+    return solver::Dependency{
+        kNoFileVirtual,
+        {},
+        self + " (no file for " + target.platform + ", python " + target.python_minor + ")"};
+  }
+  return std::nullopt;
+}
+
 const std::set<std::string>* extras_of(const ExtrasAsked& asked, const std::string& name) {
   const auto it = asked.find(name);
   return it == asked.end() ? nullptr : &it->second;
@@ -112,6 +124,7 @@ void add_records(const LockInputs& inputs, const std::vector<const matrix::Rule*
                  Translation& out) {
   core::MarkerEnvironment env = inputs.target.marker_environment();
   const index::TagRanking ranking = ranking_for_target(inputs.target);
+  std::set<core::Version> cuda_builds;
   for (const auto& [name, package] : inputs.matrix.packages) {
     for (const auto& build : package.versions) {
       solver::PackageRecord record;
@@ -128,13 +141,8 @@ void add_records(const LockInputs& inputs, const std::vector<const matrix::Rule*
         if (rule_binds(*rule, build))
           record.requirements.push_back(dependency_of(rule->then, rule_origin(*rule)));
       }
-      // A generated release with files for other targets only (an aarch64 wheel, another
-      // CPython) cannot be installed here.
-      if (!build.artifacts.empty() && !has_matrix_artifact(build, ranking)) {
-        record.requirements.push_back({kNoFileVirtual, core::SpecifierSet(),
-                                       self + " (no file for " + inputs.target.platform +
-                                           ", python " + inputs.target.python_minor + ")"});
-      }
+      if (auto missing = missing_file(build, ranking, inputs.target, self))
+        record.requirements.push_back(std::move(*missing));
       if (!build.python.empty()) {
         record.requirements.push_back({kPythonVirtual, build.python, self + " (Python range)"});
       }
@@ -142,16 +150,19 @@ void add_records(const LockInputs& inputs, const std::vector<const matrix::Rule*
         record.requirements.push_back({kCudaVirtual, at_least(*build.cuda),
                                        self + " (CUDA " + build.cuda->to_string() + " runtime)"});
       }
+      if (build.cuda) {
+        record.requirements.push_back({kCudaBuildVirtual, same_release(*build.cuda),
+                                       self + " (built for CUDA " + build.cuda->to_string() + ")"});
+        cuda_builds.insert(*build.cuda);
+      }
       std::string ptx_for;
-      if (!build.sass.empty() || !build.ptx.empty()) {
-        for (const auto& gpu : inputs.target.gpus) {
-          const KernelSupport support = kernel_support(build, gpu);
-          if (support == KernelSupport::none) {
-            record.requirements.push_back({kernels_virtual(gpu), core::SpecifierSet(),
-                                           self + " (no SASS or PTX for " + gpu.name() + ")"});
-          } else if (support == KernelSupport::ptx) {
-            ptx_for += (ptx_for.empty() ? "" : ", ") + gpu.name();
-          }
+      for (const auto& gpu : inputs.target.gpus) {
+        const KernelSupport support = kernel_support(build, gpu, inputs.matrix);
+        if (support == KernelSupport::none) {
+          record.requirements.push_back({kernels_virtual(gpu), core::SpecifierSet(),
+                                         self + " (no SASS or PTX for " + gpu.name() + ")"});
+        } else if (support == KernelSupport::ptx) {
+          ptx_for += (ptx_for.empty() ? "" : ", ") + gpu.name();
         }
       }
       // Prebuilt wheels first: a source build is chosen only when no wheel fits, and a build
@@ -161,6 +172,13 @@ void add_records(const LockInputs& inputs, const std::vector<const matrix::Rule*
       out.records[id] = &build;
       if (!ptx_for.empty()) out.ptx_only[id] = ptx_for;
     }
+  }
+  for (const core::Version& cuda : cuda_builds) {
+    solver::PackageRecord build;
+    build.name = kCudaBuildVirtual;
+    build.version = cuda;
+    build.source = "CUDA build";
+    out.database.add(std::move(build));
   }
   out.database.add_virtual(kPythonVirtual, inputs.target.python);
   if (inputs.target.cuda_driver) out.database.add_virtual(kCudaVirtual, *inputs.target.cuda_driver);
@@ -257,6 +275,9 @@ Translation translate(const LockInputs& inputs, ExtrasAsked extras) {
       if (applies && !*applies) continue;
       out.request.requirements.push_back(dependency_of(requirement, origin));
     }
+    for (const auto& preferred : inputs.profile->preferred) {
+      out.request.preferred.push_back({core::normalize_name(preferred.name), preferred.specifier});
+    }
   }
   for (const auto& user : inputs.requirements) {
     out.request.requirements.push_back(dependency_of(user.requirement, user.origin));
@@ -321,29 +342,65 @@ bool add_chosen_extras(Translation& translation, const solver::Solution& solutio
   return !added.empty();
 }
 
+namespace {
+
+// The preferences of the conditional `prefer` rules that hold, in rule order, when the records
+// and the request decide every rule; nullopt when some rule needs a solution to tell.
+std::optional<std::vector<solver::Preference>> decided_preferences(const Translation& translation) {
+  const ForcedPackages forced(translation.database, translation.request);
+  std::vector<solver::Preference> out;
+  for (const matrix::Rule* rule : translation.conditional_preferences) {
+    const matrix::Truth holds = forced.package_conditions(*rule);
+    if (holds == matrix::Truth::unknown) return std::nullopt;
+    if (holds == matrix::Truth::yes)
+      out.push_back({core::normalize_name(rule->then.name), rule->then.specifier});
+  }
+  return out;
+}
+
+}  // namespace
+
 std::variant<solver::Solution, solver::Unsolvable> solve_with_preferences(
     Translation& translation, const LockInputs& inputs) {
-  auto result = solver::solve(translation.database, translation.request);
+  if (translation.conditional_preferences.empty()) {
+    return solver::solve(translation.database, translation.request);
+  }
+  auto& preferred = translation.request.preferred;
+  const std::size_t given = preferred.size();
+  // When every rule is decided either way, the first solution would find exactly these
+  // preferences holding: solving once with them gives the second solve's answer.
+  if (auto decided = decided_preferences(translation)) {
+    preferred.insert(preferred.end(), decided->begin(), decided->end());
+    auto result = solver::solve(translation.database, translation.request);
+    if (decided->empty() || std::holds_alternative<solver::Solution>(result)) return result;
+    // Unsolvable with or without preferences; the explanation is that of the request as given.
+    preferred.resize(given);
+    return solver::solve(translation.database, translation.request);
+  }
+  // Otherwise the second solve reuses the first one's pool: only preference jobs are added,
+  // which is what a request holding them from the start gives (solver::Session).
+  solver::Session session(translation.database, translation.request);
+  auto result = session.solve();
   const auto* first = std::get_if<solver::Solution>(&result);
-  if (first == nullptr || translation.conditional_preferences.empty()) return result;
+  if (first == nullptr) return result;
   matrix::Selection selection;
   for (const auto& chosen : first->packages) {
     if (!is_virtual(chosen.name)) selection.pins[chosen.name] = chosen.version;
   }
   selection.target = matrix_target(inputs.target);
   selection.profile = inputs.profile;
-  bool added = false;
+  std::vector<solver::Preference> added;
   for (const matrix::Rule* rule : translation.conditional_preferences) {
     matrix::Rule packages_only = *rule;
     packages_only.when_target = {};
     packages_only.when_profiles.clear();
     if (matrix::when_holds(packages_only, selection) != matrix::Truth::yes) continue;
-    translation.request.preferred.push_back(
-        {core::normalize_name(rule->then.name), rule->then.specifier});
-    added = true;
+    added.push_back({core::normalize_name(rule->then.name), rule->then.specifier});
   }
-  if (!added) return result;
-  return solver::solve(translation.database, translation.request);
+  if (added.empty()) return result;
+  preferred.insert(preferred.end(), added.begin(), added.end());
+  session.prefer(std::move(added));
+  return session.solve();
 }
 
 }  // namespace bevenv::app

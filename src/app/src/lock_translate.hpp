@@ -17,8 +17,15 @@ namespace bevenv::app {
 // Virtual packages standing for target facts.
 inline constexpr const char* kPythonVirtual = "__python";
 inline constexpr const char* kCudaVirtual = "__cuda";
-// Required by generated releases none of whose files fits the target; nothing provides it.
+// Required by generated releases none of whose files fits the target, and by builds of a
+// release's sdist that the matrix lists no sdist for; nothing provides it.
 inline constexpr const char* kNoFileVirtual = "__file-for-target";
+// The second case, as its requirement's origin says it (explanations reword it).
+inline constexpr const char* kNoSdistReason = "builds its sdist, which the matrix does not list";
+// `__cuda-build` X.Y: every record built against a CUDA runtime requires the one of its version,
+// and only one version of a name is installed, so torch, torchvision and mmcv-full agree on one
+// CUDA build (torchvision cu113 beside torch cu102 fails at import).
+inline constexpr const char* kCudaBuildVirtual = "__cuda-build";
 // `__kernels-sm_90`: required by builds with no SASS or PTX that runs on sm_90; nothing provides
 // it, so such builds cannot be chosen and explanations say why.
 std::string kernels_virtual(const GpuArch& gpu);

@@ -79,6 +79,46 @@ CommandOutput export_requirements_files(const lockfiles::Lockfile& lock,
   return out;
 }
 
+// PEP 751 has no build steps and requires a hash for every file: what it cannot hold is named on
+// stderr (and under `[tool.bevenv]` in the file), and the export still succeeds.
+CommandOutput export_pylock_file(const lockfiles::Lockfile& lock, const ExportOptions& options) {
+  lockfiles::PylockOptions pylock;
+  pylock.lockfile_name = options.lockfile.filename().string();
+  pylock.allow_unhashed = options.allow_unhashed;
+  const auto exported = lockfiles::export_pylock(lock, pylock);
+  CommandOutput out;
+  nlohmann::json left_out = nlohmann::json::array();
+  std::vector<std::string> names;
+  for (const auto& o : exported.left_out) {
+    left_out.push_back({{"name", o.name}, {"version", o.version}, {"reason", o.reason}});
+    names.push_back(o.version.empty() ? o.name : o.name + " " + o.version);
+  }
+  out.json = {{"format", "pylock"},
+              {"packages", exported.packages},
+              {"left_out", left_out},
+              {"unhashed", exported.unhashed},
+              {"build_isolation", exported.build_isolation},
+              {"text", exported.text}};
+  const auto warn = [&out](std::string text) {
+    out.diagnostics.push_back({Mark::warning, 0, std::move(text), false, false});
+  };
+  if (!names.empty()) {
+    warn("not in pylock.toml (no pylock form): " + quoted_list(names) +
+         "; `bevenv sync` installs them, or see `[tool.bevenv] left-out` in the file" +
+         (options.allow_unhashed ? "" : " (`--allow-unhashed` writes files without a sha256)"));
+  }
+  if (!exported.unhashed.empty()) {
+    warn("written with an empty `hashes` table, which PEP 751 does not allow: " +
+         quoted_list(exported.unhashed));
+  }
+  if (!exported.build_isolation.empty()) {
+    warn("the lock builds " + quoted_list(exported.build_isolation) +
+         " without build isolation, after the packages it needs: install with "
+         "`--no-build-isolation`, or use `bevenv sync`");
+  }
+  return write_or_print(options.output, exported.text, out);
+}
+
 }  // namespace
 
 CommandOutput why(const WhyOptions& options) {
@@ -111,6 +151,7 @@ CommandOutput why(const WhyOptions& options) {
 CommandOutput export_lockfile(const ExportOptions& options) {
   const lockfiles::Lockfile lock = read_or_explain(options.lockfile);
   if (options.format == ExportFormat::requirements) return export_requirements_files(lock, options);
+  if (options.format == ExportFormat::pylock) return export_pylock_file(lock, options);
   CommandOutput out;
   const std::string text = lockfiles::export_json(lock);
   out.json = nlohmann::json::parse(text);

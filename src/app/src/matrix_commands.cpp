@@ -38,17 +38,22 @@ CommandOutput matrix_check(const MatrixCheckOptions& options) {
   const matrix::Matrix& m = result.value();
   out.add("matrix " + m.version + ": " + plural(m.packages.size(), "package") + ", " +
               plural(m.version_count(), "version") + ", " + plural(m.rules.size(), "rule") + ", " +
-              plural(m.profiles.size(), "profile") + ", " + plural(m.toolkits.size(), "toolkit") +
-              ", " + plural(m.observed.size(), "observed record"),
+              plural(m.failures.size(), "failure") + ", " + plural(m.profiles.size(), "profile") +
+              ", " + plural(m.toolkits.size(), "toolkit") + ", " +
+              plural(m.observed.size(), "observed record") +
+              (m.observed_hosts.empty() ? std::string()
+                                        : ", " + plural(m.observed_hosts.size(), "observed host")),
           Mark::ok);
   for (const auto& dir : load_options.overlays)
     out.add("overlay " + dir.generic_string(), Mark::info, 1);
   out.json["ok"] = true;
   out.json["version"] = m.version;
   out.json["errors"] = nlohmann::json::array();
-  out.json["counts"] = {{"packages", m.packages.size()}, {"versions", m.version_count()},
-                        {"rules", m.rules.size()},       {"profiles", m.profiles.size()},
-                        {"toolkits", m.toolkits.size()}, {"observed", m.observed.size()}};
+  out.json["counts"] = {
+      {"packages", m.packages.size()}, {"versions", m.version_count()},
+      {"rules", m.rules.size()},       {"profiles", m.profiles.size()},
+      {"toolkits", m.toolkits.size()}, {"observed", m.observed.size()},
+      {"failures", m.failures.size()}, {"observed_hosts", m.observed_hosts.size()}};
   return out;
 }
 

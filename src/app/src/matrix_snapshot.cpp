@@ -113,6 +113,15 @@ void ask_roots(SnapshotClosure& closure, const SnapshotConfig& config, const mat
         closure.ask_root(*pin, "`" + v.id() + "` (curated)");
     }
   }
+  // A curated build of a release's own sdist (mmcv-full 1.7.2 compiled with MMCV_WITH_OPS=1)
+  // gets that sdist's file and hash, under the curated version.
+  for (const auto& [name, package] : matrix.packages) {
+    for (const auto& v : package.versions) {
+      const bool builds_sdist = v.build_step && v.build_step->sdist;
+      if (builds_sdist && !v.generated && v.index_url.empty() && v.find_links.empty())
+        closure.ask_source_sdist(v);
+    }
+  }
   // What a rule requires or prefers must exist to be chosen (`cython<3` for pycocotools 2.0.1).
   for (const auto& rule : matrix.rules) {
     if (rule.kind != matrix::RuleKind::conflicts) closure.ask(rule.then, "rule `" + rule.id + "`");

@@ -20,7 +20,9 @@ const char* kSourceHint =
 
 SnapshotClosure::SnapshotClosure(index::IndexClient& client, const matrix::Matrix& matrix,
                                  std::vector<SnapshotTarget> targets, std::size_t max_versions)
-    : client_(client), matrix_(matrix), targets_(std::move(targets)), max_versions_(max_versions) {}
+    : client_(client), matrix_(matrix), targets_(std::move(targets)), max_versions_(max_versions) {
+  for (const auto& target : targets_) pythons_.insert(target.python);
+}
 
 void SnapshotClosure::ask(const core::Requirement& requirement, const std::string& asked_by) {
   if (!requirement.url.empty()) return;  // a direct URL is no index's business
@@ -36,9 +38,13 @@ void SnapshotClosure::ask(const std::string& name, const core::SpecifierSet& spe
                           const std::vector<std::string>& extras, const std::string& asked_by,
                           bool root) {
   if (served_elsewhere(name)) {
-    skipped_.insert(name);
     follow_curated(name);
-    return;
+    // Its PyPI builds that curated records pin still get their files and hashes (torchaudio
+    // 0.9.1 beside its CUDA builds); nothing else of the name is read.
+    if (!pins_curated_pypi_build(name, specifier)) {
+      skipped_.insert(name);
+      return;
+    }
   }
   auto [it, inserted] = wanted_.try_emplace(name);
   Wanted& w = it->second;
@@ -59,6 +65,19 @@ bool SnapshotClosure::served_elsewhere(const std::string& name) const {
                      [](const auto& v) { return !v.index_url.empty() || !v.find_links.empty(); });
 }
 
+// `==V` where V is a curated record of `name` that PyPI serves (no local label, index or
+// find-links, not a source build).
+bool SnapshotClosure::pins_curated_pypi_build(const std::string& name,
+                                              const core::SpecifierSet& specifier) const {
+  const matrix::Package* package = matrix_.find_package(name);
+  if (package == nullptr) return false;
+  return std::any_of(package->versions.begin(), package->versions.end(), [&](const auto& v) {
+    return !v.generated && !v.version.has_local() && v.index_url.empty() && v.find_links.empty() &&
+           v.build != matrix::BuildKind::source &&
+           specifier.to_string() == "==" + v.version.to_string();
+  });
+}
+
 // A name the snapshot leaves to the curated matrix still needs what its records require.
 void SnapshotClosure::follow_curated(const std::string& name) {
   const matrix::Package* package = matrix_.find_package(name);
@@ -72,7 +91,14 @@ void SnapshotClosure::follow_curated(const std::string& name) {
 
 bool SnapshotClosure::applies(const core::Requirement& r,
                               const std::set<std::string>& extras) const {
+  return std::any_of(pythons_.begin(), pythons_.end(),
+                     [&](const core::Version& python) { return applies_on(r, extras, python); });
+}
+
+bool SnapshotClosure::applies_on(const core::Requirement& r, const std::set<std::string>& extras,
+                                 const core::Version& python) const {
   for (const auto& target : targets_) {
+    if (target.python != python) continue;
     core::MarkerEnvironment env = target.env;
     env.values["extra"] = "";
     if (auto holds = r.marker.evaluate(env); holds && *holds) return true;
@@ -93,23 +119,41 @@ bool SnapshotClosure::usable(const index::Artifact& a) const {
   });
 }
 
+// A file of the release fits a target of this Python (the files kept are usable on some target).
+bool SnapshotClosure::usable_for(const std::vector<index::Artifact>& files,
+                                 const core::Version& python) const {
+  return std::any_of(files.begin(), files.end(), [&](const index::Artifact& a) {
+    if (!a.requires_python.contains(python, true)) return false;
+    if (a.kind == index::ArtifactKind::sdist) return true;
+    return std::any_of(targets_.begin(), targets_.end(), [&](const SnapshotTarget& t) {
+      return t.python == python && t.ranking.rank(*a.wheel).has_value();
+    });
+  });
+}
+
 // The newest `max_versions_` releases each specifier allows, every one a root's specifier allows
 // (the era a stack may move in); pre-releases only where a specifier allows no final release.
-// Per specifier, so an old bound keeps its matches next to a loose one.
+// Per specifier, so an old bound keeps its matches next to a loose one; and per Python, so the
+// releases only a newer Python can install do not push out the ones an older Python needs
+// (multimethod 1.11+ is for Python >= 3.9; torchpack on 3.8 needs an older one).
 std::vector<core::Version> SnapshotClosure::candidates(const std::string& name, const Files& files,
                                                        const Wanted& wanted) const {
   std::set<core::Version> out;
   for (const auto& [text, specifier] : wanted.specifiers) {
     const std::size_t cap = wanted.root_specifiers.count(text) > 0 ? SIZE_MAX : max_versions_;
-    for (const bool prereleases : {false, true}) {
-      std::size_t taken = 0;
-      for (auto it = files.rbegin(); it != files.rend() && taken < cap; ++it) {
-        const std::optional<bool> allow = prereleases ? std::optional<bool>(true) : std::nullopt;
-        if (!specifier.contains(it->first, allow) || dead_.count({name, it->first}) > 0) continue;
-        out.insert(it->first);
-        ++taken;
+    for (const auto& python : pythons_) {
+      for (const bool prereleases : {false, true}) {
+        std::size_t taken = 0;
+        for (auto it = files.rbegin(); it != files.rend() && taken < cap; ++it) {
+          const std::optional<bool> allow = prereleases ? std::optional<bool>(true) : std::nullopt;
+          if (!specifier.contains(it->first, allow)) continue;
+          if (!usable_for(it->second, python) || dead_.count({python, name, it->first}) > 0)
+            continue;
+          out.insert(it->first);
+          ++taken;
+        }
+        if (taken > 0) break;
       }
-      if (taken > 0) break;
     }
   }
   return {out.begin(), out.end()};
@@ -221,6 +265,42 @@ void SnapshotClosure::read_round(const std::set<std::string>& round) {
   }
 }
 
+void SnapshotClosure::ask_source_sdist(const matrix::PackageVersion& curated) {
+  source_builds_.emplace(SourceBuild{curated.name, curated.version},
+                         curated.version.without_local());
+}
+
+// Listed apart from the walk: the name may be one the snapshot leaves to the curated matrix
+// (mmcv-full), whose other PyPI files are not read. A build whose sdist no source serves is
+// reported; its record then has no file, and a lock explains that it cannot build it.
+void SnapshotClosure::read_source_sdists() {
+  std::set<std::string> names;
+  for (const auto& [build, version] : source_builds_) names.insert(build.first);
+  if (names.empty()) return;
+  auto listings = client_.list({names.begin(), names.end()});
+  for (const auto& [build, version] : source_builds_) {
+    auto& listing = listings.at(build.first);
+    if (!listing) {
+      throw Error(ExitCode::failure, "cannot list `" + build.first + "`: " + listing.error(),
+                  kSourceHint);
+    }
+    std::vector<index::Artifact> sdists;
+    for (const auto& a : listing->artifacts) {
+      if (a.kind == index::ArtifactKind::sdist && a.version == version && usable(a))
+        sdists.push_back(a);
+    }
+    std::sort(sdists.begin(), sdists.end(),
+              [](const auto& a, const auto& b) { return a.filename < b.filename; });
+    const std::string id = "`" + build.first + " " + build.second.to_string() + "`";
+    if (sdists.empty()) {
+      problems_.push_back(id + ": no source serves an sdist of " + version.to_string() +
+                          " (its build compiles it)");
+      continue;
+    }
+    source_sdists_[build] = std::move(sdists);
+  }
+}
+
 // Hashes and sizes a source left out (HTML pages without `#sha256=`, sizes PEP 503 never gives).
 void SnapshotClosure::complete_artifacts() {
   std::vector<index::Artifact> batch;
@@ -235,6 +315,13 @@ void SnapshotClosure::complete_artifacts() {
         batch.push_back(a);
         slots.push_back(&a);
       }
+    }
+  }
+  for (auto& [build, list] : source_sdists_) {
+    for (auto& a : list) {
+      if (!a.sha256.empty() && a.size) continue;
+      batch.push_back(a);
+      slots.push_back(&a);
     }
   }
   auto completed = client_.complete(std::move(batch));
@@ -253,7 +340,7 @@ SnapshotResult SnapshotClosure::result() const {
   for (const auto& [name, versions] : read_) {
     const Wanted& w = wanted_.at(name);
     for (const auto& [version, read] : versions) {
-      if (dead_.count({name, version}) > 0) continue;
+      if (!installable(name, version)) continue;
       SnapshotRecord record;
       record.name = name;
       record.version = version;
@@ -266,6 +353,19 @@ SnapshotResult SnapshotClosure::result() const {
       out.records.push_back(std::move(record));
     }
   }
+  for (const auto& [build, sdists] : source_sdists_) {
+    SnapshotRecord record;
+    record.name = build.first;
+    record.version = build.second;
+    record.python = sdists.front().requires_python;
+    record.artifacts = sdists;
+    record.source_build = true;
+    out.records.push_back(std::move(record));
+  }
+  // By name, then PEP 440 version (`1.7.2+source` after `1.7.2`); no two records share both.
+  std::stable_sort(out.records.begin(), out.records.end(), [](const auto& a, const auto& b) {
+    return a.name != b.name ? a.name < b.name : a.version < b.version;
+  });
   out.skipped.assign(skipped_.begin(), skipped_.end());
   out.problems = problems_;
   drop_unresolvable(out);
@@ -300,27 +400,49 @@ void SnapshotClosure::drop_unresolvable(SnapshotResult& out) const {
   }
 }
 
-// A release is dead when a requirement of it matches no release with a usable file, or only dead
-// ones (jupyter's newest notebook needs a jupyterlab for Python >= 3.9): it can never be
-// installed on a target,
-// so it gives up its place among the newest releases kept, and the next older one is read.
+bool SnapshotClosure::installable_on(const std::string& name, const core::Version& version,
+                                     const core::Version& python) const {
+  const auto files = files_.find(name);
+  if (files == files_.end()) return false;
+  const auto listed = files->second.find(version);
+  return listed != files->second.end() && usable_for(listed->second, python) &&
+         dead_.count({python, name, version}) == 0;
+}
+
+bool SnapshotClosure::installable(const std::string& name, const core::Version& version) const {
+  return std::any_of(pythons_.begin(), pythons_.end(), [&](const core::Version& python) {
+    return installable_on(name, version, python);
+  });
+}
+
+// A release is dead on a Python when a requirement of it matches no release installable there, or
+// only dead ones (jupyter's newest notebook needs a jupyterlab for Python >= 3.9): it gives up its
+// place among the newest releases kept for that Python, and the next older one is read. A release
+// dead on every Python is left out. Per Python, so a release a newer Python can install does not
+// stand, for an older one, in the place of a release that older Python can install.
 bool SnapshotClosure::mark_dead() {
+  bool marked = false;
+  for (const auto& python : pythons_) marked = mark_dead_on(python) || marked;
+  return marked;
+}
+
+bool SnapshotClosure::mark_dead_on(const core::Version& python) {
   bool marked = false;
   for (const auto& [name, versions] : read_) {
     const Wanted& w = wanted_.at(name);
     for (const auto& [version, read] : versions) {
-      if (dead_.count({name, version}) > 0) continue;
+      if (!installable_on(name, version, python)) continue;
       for (const auto& r : read.metadata.requires_dist) {
-        if (!r.url.empty() || !applies(r, w.extras)) continue;
+        if (!r.url.empty() || !applies_on(r, w.extras, python)) continue;
         const auto listed = files_.find(r.normalized_name());
         if (listed == files_.end() || served_elsewhere(listed->first)) continue;
         const bool any =
             std::any_of(listed->second.begin(), listed->second.end(), [&](const auto& f) {
               return r.specifier.contains(f.first, true) &&
-                     dead_.count({listed->first, f.first}) == 0;
+                     installable_on(listed->first, f.first, python);
             });
         if (any) continue;
-        dead_.insert({name, version});
+        dead_.insert({python, name, version});
         dirty_.insert(name);
         marked = true;
         break;
@@ -331,6 +453,7 @@ bool SnapshotClosure::mark_dead() {
 }
 
 SnapshotResult SnapshotClosure::run() {
+  read_source_sdists();
   do {
     while (!dirty_.empty()) read_round(std::exchange(dirty_, {}));
   } while (mark_dead());

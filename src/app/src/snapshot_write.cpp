@@ -44,10 +44,20 @@ std::string artifact_line(const index::Artifact& a) {
   return line + " },\n";
 }
 
+// The sdist of a curated source build: its files, nothing the curated record already says.
+// `build = "source"` keeps it from being a candidate of its own (the loader refuses it without
+// the curated record).
+void render_source_build(const SnapshotRecord& r, const std::string& provenance, std::string& out) {
+  out += "build = \"source\"\n" + provenance + "artifacts = [\n";
+  for (const auto& a : r.artifacts) out += artifact_line(a);
+  out += "]\n";
+}
+
 void render_record(const SnapshotRecord& r, const std::string& provenance, std::string& out) {
   out += "\n[[package]]\nname = " + quoted(r.name) +
          "\nversion = " + quoted(r.version.to_string()) + "\n";
   if (!r.python.empty()) out += "python = " + quoted(r.python.to_string()) + "\n";
+  if (r.source_build) return render_source_build(r, provenance, out);
   std::vector<std::string> requires_;
   for (const auto& requirement : r.requires_) requires_.push_back(requirement.to_string());
   out += "requires = " + quoted_list(requires_) + "\n";

@@ -94,6 +94,9 @@ TargetFacts resolve_target(const TargetOverrides& overrides,
                             "python version", "3.8");
   }
   facts.python = python;
+  facts.python_from = overrides.python ? overrides.python_from : "the profile";
+  facts.driver_from = overrides.driver_from;
+  facts.gpus_from = overrides.gpus_from;
 
   if (overrides.cuda_driver) {
     facts.cuda_driver = parse_or_throw(*overrides.cuda_driver, "CUDA driver version", "12.2");

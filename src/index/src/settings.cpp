@@ -10,11 +10,12 @@ namespace {
 
 namespace fs = std::filesystem;
 
+// Newlines too: a value written on continuation lines (`index-url =` then an indented URL)
+// starts with the newline read_ini joins them with.
 std::string trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\r'))
-    s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r'))
-    s.remove_suffix(1);
+  const auto blank = [](char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; };
+  while (!s.empty() && blank(s.front())) s.remove_prefix(1);
+  while (!s.empty() && blank(s.back())) s.remove_suffix(1);
   return std::string(s);
 }
 
@@ -63,7 +64,12 @@ std::map<std::string, std::map<std::string, std::string>> read_ini(const fs::pat
 }
 
 void apply_option(PipConfiguration& config, const std::string& key, const std::string& value) {
-  if (key == "index-url") config.index_url = trim(value);
+  // An empty `index-url =` leaves the default in place rather than naming the current directory.
+  if (key == "index-url") {
+    std::string url = trim(value);
+    if (url.empty()) return;
+    config.index_url = std::move(url);
+  }
   if (key == "extra-index-url") config.extra_index_urls = words(value);
   if (key == "find-links") config.find_links = words(value);
   if (key == "no-index") config.no_index = truthy(value);
@@ -162,8 +168,11 @@ void IndexSettings::apply_pip_configuration(const PipConfiguration& pip,
       if (const auto value = env(var)) transport.ca_bundle = *value;
     }
   }
-  if (pip.timeout_s && *pip.timeout_s > 0) {
-    const auto ms = std::chrono::milliseconds(static_cast<std::int64_t>(*pip.timeout_s * 1000.0));
+  // `timeout` is any number strtod reads: `inf` or `1e300` would overflow the conversion to
+  // milliseconds (undefined), and one below a millisecond would become 0, libcurl's "no limit".
+  if (pip.timeout_s && *pip.timeout_s > 0 && *pip.timeout_s <= 1e9) {
+    const auto ms = std::chrono::milliseconds(
+        std::max<std::int64_t>(1, static_cast<std::int64_t>(*pip.timeout_s * 1000.0)));
     transport.connect_timeout = ms;
     transport.stall_timeout = ms;
   }
@@ -188,7 +197,11 @@ Source classify_find_links(const std::string& location) {
     return {SourceKind::find_links, location};
   }
   if (location.find("://") == std::string::npos) {
-    return {SourceKind::directory, fs::absolute(location).lexically_normal().string()};
+    // The error_code form: an empty path makes the throwing one raise, and the location comes
+    // from a configuration file.
+    std::error_code ec;
+    const fs::path absolute = fs::absolute(location, ec);
+    return {SourceKind::directory, ec ? location : absolute.lexically_normal().string()};
   }
   return {SourceKind::find_links, location};
 }

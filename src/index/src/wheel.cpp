@@ -162,15 +162,25 @@ std::vector<Tag> TargetTags::supported() const {
   return out;
 }
 
-TagRanking::TagRanking(const TargetTags& target) : supported_(target.supported()) {}
+namespace {
+
+// Tags never hold `-` (it separates them in a file name), so the key is unambiguous.
+std::string tag_key(const Tag& tag) { return tag.python + '-' + tag.abi + '-' + tag.platform; }
+
+}  // namespace
+
+TagRanking::TagRanking(const TargetTags& target) {
+  const std::vector<Tag> supported = target.supported();
+  index_.reserve(supported.size());
+  for (std::size_t i = 0; i < supported.size(); ++i) index_.emplace(tag_key(supported[i]), i);
+}
 
 std::optional<std::size_t> TagRanking::rank(const WheelName& wheel) const {
   std::optional<std::size_t> best;
   for (const auto& tag : wheel.tags) {
-    const auto it = std::find(supported_.begin(), supported_.end(), tag);
-    if (it == supported_.end()) continue;
-    const auto index = static_cast<std::size_t>(it - supported_.begin());
-    if (!best || index < *best) best = index;
+    const auto it = index_.find(tag_key(tag));
+    if (it == index_.end()) continue;
+    if (!best || it->second < *best) best = it->second;
   }
   return best;
 }

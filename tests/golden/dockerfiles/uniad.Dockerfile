@@ -31,17 +31,11 @@ COPY requirements.lock.txt /opt/bevenv/requirements.lock.txt
 RUN --mount=type=cache,target=/root/.cache/pip \
     pip install --no-deps --require-hashes --index-url https://download.pytorch.org/whl/cu118 -r /opt/bevenv/requirements.lock.txt
 
-# build `mmcv-full`: compiled for TORCH_CUDA_ARCH_LIST=8.0+PTX
-RUN --mount=type=cache,target=/root/.cache/pip \
-    pip download --no-deps --no-binary=:all: --no-build-isolation --dest /tmp/bevenv-sdist mmcv-full==1.6.0 \
-    && python -c 'import glob, shutil; shutil.unpack_archive(glob.glob("/tmp/bevenv-sdist/*")[0], "/tmp/bevenv-unpack")' \
-    && mkdir -p /opt/bevenv/build \
-    && mv /tmp/bevenv-unpack/* /opt/bevenv/build/mmcv-full \
-    && rm -rf /tmp/bevenv-sdist /tmp/bevenv-unpack
-WORKDIR /opt/bevenv/build/mmcv-full
+# build `mmcv-full`: `mmcv-full` from its sdist, hash-checked, compiled for TORCH_CUDA_ARCH_LIST=8.0+PTX
+COPY build-mmcv-full.txt /opt/bevenv/build-mmcv-full.txt
 RUN --mount=type=cache,target=/root/.cache/pip \
     export MMCV_WITH_OPS=1 TORCH_CUDA_ARCH_LIST=8.0+PTX \
-    && pip install --no-build-isolation -v .
+    && pip install --no-deps --no-build-isolation --require-hashes -r /opt/bevenv/build-mmcv-full.txt
 
 COPY bevenv-probe /usr/local/bin/bevenv-probe
 

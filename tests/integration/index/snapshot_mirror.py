@@ -5,6 +5,11 @@ one sdist-only project made here: the generated file must agree with the served 
 must write the same bytes, and an offline lock with the snapshot as overlay must pin every
 dependency whose marker holds for the target, each with a hashed artifact.
 
+The mirror also serves mmcv-full sdists (made here): the curated `mmcv-full 1.7.2+source`
+compiles its release's sdist, so the snapshot records that one file under the curated version
+and no release `mmcv-full 1.7.2` (PyPI's sdist built without MMCV_WITH_OPS), nor 1.7.1; a lock
+of `bevfusion-torch2` with that snapshot then builds mmcv-full from the mirror's file, hash-checked.
+
 Usage: snapshot_mirror.py BEVENV WHEELS (the index tests' real wheels)
 """
 
@@ -37,14 +42,15 @@ TARGET = {"python_version": PYTHON, "python_full_version": PYTHON + ".0", "sys_p
 ROOTS = ["requests==2.31.0", "yapf>=0.40.2", "python-dateutil", "sdistonly"]
 
 
-def make_sdist(directory):
+def make_sdist(directory, name="sdistonly", version="1.0", requires=None):
     """A project published only as an sdist, with metadata 2.2 so its Requires-Dist counts."""
-    pkg_info = (b"Metadata-Version: 2.2\nName: sdistonly\nVersion: 1.0\n"
-                b"Requires-Python: >=3.8\nRequires-Dist: six>=1.10\n"
-                b"Requires-Dist: tomli; python_version < \"3.8\"\n")
-    path = os.path.join(directory, "sdistonly-1.0.tar.gz")
+    requires = ["six>=1.10", 'tomli; python_version < "3.8"'] if requires is None else requires
+    pkg_info = (f"Metadata-Version: 2.2\nName: {name}\nVersion: {version}\n"
+                "Requires-Python: >=3.8\n" +
+                "".join(f"Requires-Dist: {r}\n" for r in requires)).encode()
+    path = os.path.join(directory, f"{name}-{version}.tar.gz")
     with tarfile.open(path, "w:gz", format=tarfile.PAX_FORMAT) as archive:
-        info = tarfile.TarInfo("sdistonly-1.0/PKG-INFO")
+        info = tarfile.TarInfo(f"{name}-{version}/PKG-INFO")
         info.size, info.mtime = len(pkg_info), 0
         archive.addfile(info, io.BytesIO(pkg_info))
 
@@ -112,7 +118,28 @@ def run(cmd, cache):
     return done
 
 
+def check_source_build(records, files, failures):
+    """mmcv-full: the sdist of the curated source build, under its version, and nothing else."""
+    mmcv = [r for r in records if r["name"] == "mmcv-full"]
+    versions = sorted(r["version"] for r in mmcv)
+    if versions != ["1.7.2+source"]:
+        failures.append(f"mmcv-full: records {versions}, want only 1.7.2+source")
+        return
+    r = mmcv[0]
+    path = files[("mmcv-full", Version("1.7.2"))]["mmcv-full-1.7.2.tar.gz"]
+    want = [{"filename": "mmcv-full-1.7.2.tar.gz", "sha256": sha256(path),
+             "size": os.path.getsize(path)}]
+    got = [{k: a.get(k) for k in ("filename", "sha256", "size")} for a in r["artifacts"]]
+    if got != want or r.get("build") != "source":
+        failures.append(f"mmcv-full 1.7.2+source: {r}, want build source and {want}")
+    extra = set(r) - {"name", "version", "build", "generated", "artifacts"}
+    if extra:
+        failures.append(f"mmcv-full 1.7.2+source: keys {sorted(extra)} beside its files")
+
+
 def check_snapshot(records, files, failures):
+    check_source_build(records, files, failures)
+    records = [r for r in records if r["name"] != "mmcv-full"]
     names = {r["name"] for r in records}
     for r in records:
         key = (r["name"], Version(r["version"]))
@@ -180,6 +207,25 @@ def check_lock(lock, files, failures):
         failures.append(f"sdistonly: want one build step installing its sdist, got {builds}")
 
 
+def check_port_lock(bevenv, work, files, failures):
+    """The port's mmcv-full build installs the snapshot's sdist, hash-checked, with its env."""
+    lockfile = os.path.join(work, "port.lock")
+    run([bevenv, "-q", "--matrix", os.path.join(work, "snapshot1"), "lock", "--profile",
+         "bevfusion-torch2", "--gpu", "sm_90", "--cuda-driver", "13.0", "-o", lockfile],
+        os.path.join(work, "cache-port"))
+    with open(lockfile, "rb") as f:
+        lock = tomllib.load(f)
+    path = files[("mmcv-full", Version("1.7.2"))]["mmcv-full-1.7.2.tar.gz"]
+    builds = [b for b in lock.get("build", []) if b.get("package") == "mmcv-full"]
+    source = builds[0].get("source", {}) if len(builds) == 1 else {}
+    if source.get("sha256") != sha256(path) or not source.get("url", "").startswith("http://127."):
+        failures.append(f"port lock: mmcv-full builds {builds}, want the mirror's sdist")
+    elif builds[0].get("commands") or builds[0].get("env", {}).get("MMCV_WITH_OPS") != "1":
+        failures.append(f"port lock: mmcv-full build {builds[0]}: commands, or no MMCV_WITH_OPS")
+    else:
+        print("port lock: mmcv-full built from the mirror's sdist, hash-checked")
+
+
 def main():
     bevenv, wheels = sys.argv[1], sys.argv[2]
     failures = []
@@ -190,6 +236,8 @@ def main():
             if f.endswith(".whl"):
                 shutil.copy(os.path.join(wheels, f), mirror)
         make_sdist(mirror)
+        for version in ("1.7.1", "1.7.2"):
+            make_sdist(mirror, "mmcv-full", version, requires=[])
         files = served(mirror)
         config = os.path.join(work, "snapshot.toml")
         with open(config, "w") as f:
@@ -221,6 +269,7 @@ def main():
             lock = tomllib.load(f)
         check_lock(lock, files, failures)
         print(f"lock: {len(lock.get('package', []))} packages, each with a hashed artifact")
+        check_port_lock(bevenv, work, files, failures)
     for failure in failures:
         print("FAIL:", failure)
     return 1 if failures else 0

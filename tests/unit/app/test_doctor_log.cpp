@@ -1,6 +1,7 @@
 // bevenv doctor --log: known failures named with their line, cause and fix, on a real
 // traceback (F1 from Python's own multiprocessing) and on the exact symptom texts of the field
-// failures; matrix rules' `symptom` fields work without code changes.
+// failures; the catalogue (matrix/data/failures.toml) and rules' `symptom` fields work without
+// code changes.
 #include <sys/stat.h>
 
 #include <algorithm>
@@ -122,10 +123,51 @@ TEST_CASE("doctor --log: repeated failures are grouped under the first line") {
   std::istringstream in(
       "RuntimeError: CUDA out of memory. Tried to allocate 20.00 MiB\nok\n"
       "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB\n");
-  const auto matches = scan_log(in, nullptr);
+  const auto matches = scan_log(in, &test::embedded_matrix());
   REQUIRE(matches.size() == 1);
   CHECK(matches[0].line == 1);
   CHECK(matches[0].more_lines == std::vector<std::size_t>{3});
+  // Without a matrix there is no catalogue: the patterns live nowhere else.
+  std::istringstream again("RuntimeError: CUDA out of memory. Tried to allocate 20.00 MiB\n");
+  CHECK(scan_log(again, nullptr).empty());
+}
+
+TEST_CASE("doctor --log: ANSI colour and wrapped lines do not hide a failure") {
+  std::istringstream in(
+      "\x1b[1m\x1b[31mRuntimeError\x1b[0m: CUDA error: no kernel image is available for "
+      "execution on the device\r\n"
+      "epoch 2\n"
+      "RuntimeError: DataLoader worker (pid 4141) is killed by signal: Bus \n"
+      "error. It is possible that dataloader's workers are out of shared memory.\n");
+  const auto matches = scan_log(in, &test::embedded_matrix());
+  REQUIRE(matches.size() == 2);
+  CHECK(matches[0].id == "F10");
+  CHECK(matches[0].line == 1);
+  CHECK(matches[0].text.find('\x1b') == std::string::npos);
+  CHECK(matches[1].id == "F12");
+  CHECK(matches[1].line == 3);  // where the wrapped message starts
+}
+
+TEST_CASE("doctor --log: the fix fits the environment it is given") {
+  const std::string line = "AttributeError: module 'distutils' has no attribute 'version'\n";
+  matrix::FixContext old_stack;
+  old_stack.python = core::Version::parse("3.8.18").value();
+  old_stack.packages.emplace("torch", core::Version::parse("1.10.1").value());
+  old_stack.packages_known = true;
+  std::istringstream first(line);
+  auto matches = scan_log(first, &test::embedded_matrix(), nullptr, old_stack);
+  REQUIRE(matches.size() == 1);
+  CHECK_THAT(matches[0].fix, Catch::Contains("setuptools<59.6"));
+
+  matrix::FixContext h200;
+  h200.python = core::Version::parse("3.12.3").value();
+  h200.packages.emplace("torch", core::Version::parse("2.11.0").value());
+  h200.packages_known = true;
+  std::istringstream second(line);
+  matches = scan_log(second, &test::embedded_matrix(), nullptr, h200);
+  REQUIRE(matches.size() == 1);
+  CHECK(matches[0].id == "F2");
+  CHECK_THAT(matches[0].fix, !Catch::Contains("setuptools<59.6"));
 }
 
 TEST_CASE("doctor --log: matrix rules' symptoms, including a new rule from an overlay") {

@@ -69,11 +69,8 @@ TEST_CASE("doctor --record: observed failures are avoided by the next lock") {
   CHECK(file.parent_path() == data / "bevenv" / "observed");
   CHECK(file.filename() == out.json.at("fingerprint").get<std::string>() + ".toml");
   const std::string text = core::read_file(file);
-  CHECK_THAT(text, Catch::Contains("package = \"setuptools\"\nversion = \"59.6.0\"\n"
-                                   "target = { python = \"" +
-                                   python +
-                                   "\" }\n"
-                                   "outcome = \"fail\"\ncheck = \"F2\""));
+  // The venv has no torch, so F2 cannot bite there: its observation is no verdict to store.
+  CHECK_THAT(text, !Catch::Contains("check = \"F2\""));
   CHECK_THAT(text, Catch::Contains("package = \"yapf\"\nversion = \"0.40.2\"\n"
                                    "target = { python = \"" +
                                    python +
@@ -90,7 +87,6 @@ TEST_CASE("doctor --record: observed failures are avoided by the next lock") {
     CHECK(observed.origin.layer == matrix::Layer::observed);
 
   const auto after = lock_smoke(python);
-  CHECK(after.at("setuptools") != "59.6.0");
   CHECK(after.at("yapf") == "0.40.1");
   // Another Python is another target: the observations do not apply there.
   const std::string other = python == "3.10" ? "3.9" : "3.10";
@@ -103,22 +99,24 @@ TEST_CASE("doctor --record: observed successes are preferred; earlier failures a
   test::ScopedEnv xdg("XDG_DATA_HOME", data.string());
   test::ScopedEnv matrix_path("BEVENV_MATRIX_PATH", std::nullopt);
 
-  // Without observations the smoke profile does not take setuptools 58.0.4.
-  REQUIRE(lock_smoke(python).at("setuptools") != "58.0.4");
+  // Without observations the smoke profile does not take setuptools 58.0.4, and recording the
+  // torch-less venv does not change that: F2 was not observed on a package it can bite.
+  const std::string setuptools = lock_smoke(python).at("setuptools");
+  REQUIRE(setuptools != "58.0.4");
   const CommandOutput good = record_venv("good");
   CHECK(good.json.at("recorded").at("kept") == 0);
   const auto preferred = lock_smoke(python);
-  CHECK(preferred.at("setuptools") == "58.0.4");
+  CHECK(preferred.at("setuptools") == setuptools);
   CHECK(preferred.at("yapf") == "0.40.1");
 
   // A later run on the same host with the bad venv adds its failures beside the successes.
   const CommandOutput bad = record_venv("bad");
-  CHECK(bad.json.at("recorded").at("kept").get<int>() >= 2);
+  CHECK(bad.json.at("recorded").at("kept").get<int>() >= 1);
   const std::string text = core::read_file(bad.json.at("recorded").at("file").get<std::string>());
-  CHECK_THAT(text, Catch::Contains("version = \"58.0.4\""));
-  CHECK_THAT(text, Catch::Contains("version = \"59.6.0\""));
+  CHECK_THAT(text, Catch::Contains("version = \"0.40.1\""));
+  CHECK_THAT(text, Catch::Contains("version = \"0.40.2\""));
+  CHECK_THAT(text, !Catch::Contains("version = \"59.6.0\""));
   const auto both = lock_smoke(python);
-  CHECK(both.at("setuptools") == "58.0.4");
   CHECK(both.at("yapf") == "0.40.1");
 }
 

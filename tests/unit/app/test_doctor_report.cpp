@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <fstream>
+#include <iterator>
 
 #include "bevenv/matrix/evaluate.hpp"
 #include "bevenv/matrix/loader.hpp"
@@ -187,6 +188,99 @@ TEST_CASE("doctor: known-bad rules against the installed versions") {
   CHECK(found[0].severity == Severity::ok);
 }
 
+// A Python probe section as bevenv-probe writes it: interpreter, torch, distributions, checks.
+nlohmann::json python_report(const std::string& python, const std::string& torch,
+                             const std::vector<std::pair<std::string, std::string>>& dists,
+                             const nlohmann::json& checks) {
+  nlohmann::json report = test::h200_report();
+  auto& section = report["python"];
+  section["interpreter"]["version"] = python;
+  section["torch"] = torch.empty() ? nlohmann::json{{"status", "missing"}}
+                                   : nlohmann::json{{"status", "ok"}, {"version", torch}};
+  section["distributions"] = nlohmann::json::array();
+  for (const auto& [name, version] : dists) {
+    section["distributions"].push_back({{"name", name}, {"version", version}});
+  }
+  section["checks"] = checks;
+  return report;
+}
+
+const nlohmann::json kF2Fails = nlohmann::json::array(
+    {{{"id", "F2"},
+      {"title", "distutils.version after importing setuptools"},
+      {"status", "problem"},
+      {"evidence", "AttributeError: module 'distutils' has no attribute 'version'"}}});
+
+TEST_CASE("doctor: the Python checks in the catalogue's words, where the failure can bite") {
+  const auto& matrix = test::embedded_matrix();
+  SECTION("torch 1.10 on Python 3.8: F2 is a problem, with the setuptools downgrade") {
+    const auto report = python_report(
+        "3.8.18", "1.10.1+cu113", {{"torch", "1.10.1+cu113"}, {"setuptools", "59.6.0"}}, kF2Fails);
+    const auto found = with_id(judge(report, nullptr, matrix), "F2");
+    REQUIRE(found.size() == 1);
+    CHECK(found[0].severity == Severity::problem);
+    CHECK(found[0].field_failure == "F2");
+    CHECK_THAT(found[0].title, Catch::StartsWith("setuptools 59.6.0 no longer imports"));
+    CHECK_THAT(found[0].fix, Catch::Contains("setuptools<59.6"));
+    CHECK_THAT(found[0].detail, Catch::Contains("no attribute 'version'"));
+  }
+  SECTION("the H200's Python 3.12 and torch 2.11: no F2 finding at all") {
+    const auto report = test::h200_report();  // the probe saw F2 fail there
+    REQUIRE(report["python"]["checks"][0]["status"] == "problem");
+    const auto findings = judge(report, nullptr, matrix);
+    CHECK(with_id(findings, "F2").empty());
+    for (const auto& finding : findings) {
+      INFO(finding.check << ": " << finding.title);
+      CHECK(finding.fix.find("setuptools<59.6") == std::string::npos);
+    }
+    // Neither mmcv distribution is installed: the duplicate check speaks of nothing there.
+    CHECK(with_id(findings, "mmcv-duplicate").empty());
+  }
+  SECTION("no torch installed: no F2 finding") {
+    const auto report = python_report("3.8.18", "", {{"setuptools", "59.6.0"}}, kF2Fails);
+    CHECK(with_id(judge(report, nullptr, matrix), "F2").empty());
+  }
+  SECTION("torch 1.13 on Python 3.10: torch no longer uses distutils.version") {
+    const auto report = python_report("3.10.12", "1.13.1",
+                                      {{"torch", "1.13.1"}, {"setuptools", "59.6.0"}}, kF2Fails);
+    CHECK(with_id(judge(report, nullptr, matrix), "F2").empty());
+  }
+  SECTION("a warning-only check and a passing one take their words from the matrix") {
+    const auto report = python_report(
+        "3.8.18", "1.10.1", {{"torch", "1.10.1"}, {"yapf", "0.40.1"}, {"nuscenes-devkit", "1.1.9"}},
+        nlohmann::json::array({{{"id", "F3"}, {"status", "ok"}, {"evidence", "accepted"}},
+                               {{"id", "F1"}, {"status", "problem"}, {"evidence", "dict_keys"}}}));
+    const auto findings = judge(report, nullptr, matrix);
+    const auto f3 = with_id(findings, "F3");
+    REQUIRE(f3.size() == 1);
+    CHECK(f3[0].severity == Severity::ok);
+    CHECK(f3[0].title == "yapf 0.40.1 " + matrix.find_failure("F3")->check->ok);
+    CHECK(f3[0].fix.empty());
+    const auto f1 = with_id(findings, "F1");
+    REQUIRE(f1.size() == 1);
+    CHECK(f1[0].severity == Severity::warning);
+    CHECK(f1[0].fix == matrix.find_failure("F1")->fixes.front().text);
+  }
+}
+
+TEST_CASE("doctor: the catalogue's check ids are checks doctor runs and the probe reports") {
+  const auto& matrix = test::embedded_matrix();
+  const auto names = doctor_check_names();
+  std::ifstream script(std::string(BEVENV_SOURCE_DIR) + "/probes/python/probe_env.py");
+  const std::string probe((std::istreambuf_iterator<char>(script)),
+                          std::istreambuf_iterator<char>());
+  REQUIRE_FALSE(probe.empty());
+  for (const auto& failure : matrix.failures) {
+    INFO(failure.id);
+    for (const auto& check : failure.detected_by) {
+      INFO(check);
+      CHECK(std::find(names.begin(), names.end(), check) != names.end());
+    }
+    // A `check` wording is for the Python probe's check of the same id.
+    if (failure.check) CHECK_THAT(probe, Catch::Contains("run_check(\"" + failure.id + "\""));
+  }
+}
+
 TEST_CASE("doctor: the recorded H200 report judged end to end, as JSON") {
   const auto dir = test::temp_dir("h200");
   const auto report_path = dir / "report.json";
@@ -211,7 +305,8 @@ TEST_CASE("doctor: the recorded H200 report judged end to end, as JSON") {
     CHECK(check.contains("failure"));
     if (check["severity"] != "ok") CHECK(check["fix"].is_string());
   }
-  // The recorded venv has setuptools 81.0.0 against the lock's 58.0.4, and F2 fails with it.
+  // The recorded venv has setuptools 81.0.0 against the lock's 58.0.4 (F2 cannot bite there:
+  // Python 3.12, torch 2.11).
   bool drift = false;
   for (const auto& check : checks) {
     if (check["id"] == "drift" && check["severity"] == "problem") {

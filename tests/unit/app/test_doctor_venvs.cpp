@@ -37,23 +37,21 @@ const nlohmann::json& only_check(const CommandOutput& out, const std::string& id
 }
 
 TEST_CASE("doctor on real venvs: F2 setuptools and F3 yapf verdicts and fixes") {
-  SECTION("setuptools 58.0.4 and yapf 0.40.1 pass") {
-    for (const char* id : {"F2", "F3"}) {
-      const CommandOutput out = run_check("good", id);
-      CHECK(only_check(out, id)["severity"] == "ok");
+  SECTION("yapf 0.40.1 passes") {
+    const CommandOutput out = run_check("good", "F3");
+    CHECK(only_check(out, "F3")["severity"] == "ok");
+    CHECK(out.exit_code == core::ExitCode::ok);
+  }
+  SECTION("setuptools 59.6.0 without torch is no F2 finding") {
+    // The probe observes the missing `distutils.version` (tests/unit/probes), but F2 bites only
+    // torch <1.11 (failures.toml `applies`): with no torch installed there is nothing to report,
+    // and nothing for `--record` to store.
+    for (const char* venv : {"good", "bad"}) {
+      INFO(venv);
+      const CommandOutput out = run_check(venv, "F2");
+      CHECK(out.json.at("checks").empty());
       CHECK(out.exit_code == core::ExitCode::ok);
     }
-  }
-  SECTION("setuptools 59.6.0 fails F2") {
-    const CommandOutput out = run_check("bad", "F2");
-    const auto& check = only_check(out, "F2");
-    CHECK(check["severity"] == "problem");
-    CHECK(check["failure"] == "F2");
-    CHECK_THAT(check["title"].get<std::string>(), Catch::Contains("setuptools 59.6.0"));
-    CHECK_THAT(check["fix"].get<std::string>(), Catch::Contains("setuptools<59.6"));
-    CHECK_THAT(check["detail"].get<std::string>(),
-               Catch::Contains("module 'distutils' has no attribute 'version'"));
-    CHECK(out.exit_code == core::ExitCode::problem_found);
   }
   SECTION("yapf 0.40.2 fails F3") {
     const CommandOutput out = run_check("bad", "F3");
@@ -76,8 +74,9 @@ TEST_CASE("doctor on real venvs: drift against a lock that pins setuptools 58.0.
   REQUIRE(checks.size() == 2);
   CHECK(bad.exit_code == core::ExitCode::problem_found);
   const std::string setuptools = checks[0]["title"];
+  // No torch in the venv: F2 cannot bite, so the drift names no failure for setuptools.
   CHECK_THAT(setuptools, Catch::Contains("setuptools 59.6.0 installed") &&
-                             Catch::Contains("58.0.4") && Catch::Contains("F2"));
+                             Catch::Contains("58.0.4") && !Catch::Contains("F2"));
   CHECK_THAT(checks[0]["fix"].get<std::string>(), Catch::Contains("setuptools==58.0.4"));
   CHECK_THAT(checks[1]["title"].get<std::string>(),
              Catch::Contains("yapf 0.40.2 installed") && Catch::Contains("F3"));

@@ -132,8 +132,33 @@ TEST_CASE("the bevfusion image compiles its ops for the target GPUs and carries 
   CHECK(d.rfind("USER 1000\n") == d.size() - std::string("USER 1000\n").size());
 }
 
-TEST_CASE("a package compiled in the image is left out of the requirements", "[containers]") {
+TEST_CASE("mmcv-full compiled from its sdist is hash-checked and built with its variables",
+          "[containers]") {
   const auto files = render_image_files(test::uniad_lock(), ImageOptions{});
+  CHECK(files.built_in_image == std::vector<std::string>{"mmcv-full"});
+  CHECK(files.requirements.find("\nmmcv-full==") == std::string::npos);
+  REQUIRE(files.build_requirements.size() == 1);
+  CHECK(files.build_requirements[0].first == "build-mmcv-full.txt");
+  CHECK(files.build_requirements[0].second.find(
+            "/mmcv-full-1.6.0.tar.gz \\\n    --hash=sha256:"
+            "2ac60fb2ff75ef93c53b68f10a095a4929d67aedbd95c02641e1e5258d12b874\n") !=
+        std::string::npos);
+  const std::string& d = files.dockerfile;
+  const auto step = position(d,
+                             "# build `mmcv-full`: `mmcv-full` from its sdist, hash-checked, "
+                             "compiled for TORCH_CUDA_ARCH_LIST=8.0+PTX\n");
+  CHECK(d.find("    export MMCV_WITH_OPS=1 TORCH_CUDA_ARCH_LIST=8.0+PTX \\\n"
+               "    && pip install --no-deps --no-build-isolation --require-hashes -r "
+               "/opt/bevenv/build-mmcv-full.txt\n",
+               step) != std::string::npos);
+  // Nothing fetched by name: no URL or pin of it in a RUN line.
+  CHECK(d.find("pip download") == std::string::npos);
+  CHECK(d.find("mmcv-full==") == std::string::npos);
+  CHECK(d.find("files.pythonhosted.org") == std::string::npos);
+}
+
+TEST_CASE("a package compiled in the image is left out of the requirements", "[containers]") {
+  const auto files = render_image_files(test::uniad_command_lock(), ImageOptions{});
   CHECK(files.built_in_image == std::vector<std::string>{"mmcv-full"});
   CHECK(files.requirements.find("\nmmcv-full==") == std::string::npos);
   CHECK(files.hashes_required);

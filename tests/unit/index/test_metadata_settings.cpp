@@ -74,6 +74,53 @@ TEST_CASE("pip configuration: files, then PIP_* variables", "[index][settings]")
   std::filesystem::remove_all(dir);
 }
 
+// Found by tests/fuzz/fuzz_pip_conf.
+TEST_CASE("pip configuration: a value on a continuation line, and timeouts out of range",
+          "[index][settings]") {
+  const auto dir = std::filesystem::temp_directory_path() / "bevenv-test-pipconf-odd";
+  std::filesystem::create_directories(dir);
+  std::string timeout;
+  const index::EnvironmentLookup env = [&](const std::string& name) -> std::optional<std::string> {
+    if (name == "PIP_CONFIG_FILE") return (dir / "pip.conf").string();
+    if (name == "PIP_TIMEOUT" && !timeout.empty()) return timeout;
+    return std::nullopt;
+  };
+  std::ofstream(dir / "pip.conf") << "[global]\nindex-url =\n    http://mirror.example/simple\n"
+                                     "cert =\n  /etc/ca.pem\n";
+  const auto pip = index::read_pip_configuration(env);
+  CHECK(pip.index_url == "http://mirror.example/simple");
+  CHECK(pip.cert == "/etc/ca.pem");
+  for (const char* text : {"inf", "1e300", "nan", "0.0000001"}) {
+    timeout = text;
+    index::IndexSettings settings;
+    settings.apply_pip_configuration(index::read_pip_configuration(env), env);
+    CHECK(settings.transport.connect_timeout.count() > 0);
+    CHECK(settings.transport.stall_timeout.count() > 0);
+  }
+  std::filesystem::remove_all(dir);
+}
+
+// Found by tests/fuzz/fuzz_pip_conf in CI: an empty `index-url` reached std::filesystem::absolute,
+// which throws on an empty path.
+TEST_CASE("pip configuration: an empty index-url keeps PyPI, an empty find-links entry is no crash",
+          "[index][settings]") {
+  const auto dir = std::filesystem::temp_directory_path() / "bevenv-test-pipconf-empty";
+  std::filesystem::create_directories(dir);
+  const index::EnvironmentLookup env = [&](const std::string& name) -> std::optional<std::string> {
+    if (name == "PIP_CONFIG_FILE") return (dir / "pip.conf").string();
+    return std::nullopt;
+  };
+  std::ofstream(dir / "pip.conf") << "[global]\nindex-url =\n";
+  index::IndexSettings settings;
+  settings.apply_pip_configuration(index::read_pip_configuration(env), env);
+  const auto sources = settings.sources();
+  REQUIRE(sources.size() == 1);
+  CHECK(sources[0].kind == index::SourceKind::index);
+  CHECK(sources[0].location.find("pypi.org") != std::string::npos);
+  CHECK(index::classify_find_links("").kind == index::SourceKind::directory);
+  std::filesystem::remove_all(dir);
+}
+
 TEST_CASE("bevenv's own bounds come from BEVENV_* variables", "[index][settings]") {
   std::map<std::string, std::string> vars = {
       {"PIP_CONFIG_FILE", "/dev/null"},   {"BEVENV_INDEX_DEADLINE", "2.5"},

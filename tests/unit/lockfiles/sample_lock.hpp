@@ -92,4 +92,26 @@ inline Lockfile sample_lock() {
   return lock;
 }
 
+// The sample with mmcv-full compiled from its PyPI sdist, as the torch 2 ports lock it: the
+// package lists the sdist, and its build carries it with the variables pip alone would not set.
+inline Lockfile with_mmcv_sdist_build() {
+  Lockfile lock = sample_lock();
+  Package& mmcv = lock.packages[3];
+  mmcv.version = "1.7.2";
+  mmcv.variant = "source";
+  mmcv.source = {SourceKind::pypi, "https://pypi.org/simple"};
+  const Artifact sdist{"https://files.pythonhosted.org/packages/mmcv-full-1.7.2.tar.gz",
+                       "mmcv-full-1.7.2.tar.gz", fake_sha("mmcv-sdist"), 607853};
+  mmcv.artifacts = {sdist};
+  BuildStep build;
+  build.name = "mmcv-full";
+  build.after = {"torch"};
+  build.package = "mmcv-full";
+  build.source = sdist;
+  build.env = {{"FORCE_CUDA", "1"}, {"MMCV_WITH_OPS", "1"}, {"TORCH_CUDA_ARCH_LIST", "8.6"}};
+  build.cuda_arch_list = "8.6";
+  lock.builds.insert(lock.builds.begin(), build);
+  return lock;
+}
+
 }  // namespace bevenv::lockfiles::testing

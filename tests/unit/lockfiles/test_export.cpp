@@ -126,6 +126,29 @@ TEST_CASE("requirements export: packages without hashes move to a second file, i
   CHECK(plain.text.find("unhashed") == std::string::npos);
 }
 
+TEST_CASE("requirements export: an sdist build with variables is the image's, not pip's") {
+  const Lockfile lock = testing::with_mmcv_sdist_build();
+  const RequirementsExport exported = export_requirements(lock);
+  // Hashed, so not unhashed; built with MMCV_WITH_OPS, so not a pin pip would build without.
+  CHECK(exported.packages_without_hashes.empty());
+  CHECK(exported.unhashed_text.empty());
+  const nlohmann::json pip = pip_parse(exported.text);
+  for (const auto& r : pip["requirements"]) CHECK(r["name"] != "mmcv-full");
+  CHECK(exported.text.find("# Not installed by pip: build `mmcv-full` installs `mmcv-full` from "
+                           "mmcv-full-1.7.2.tar.gz (sha256 " +
+                           testing::fake_sha("mmcv-sdist") +
+                           ") with FORCE_CUDA, MMCV_WITH_OPS, TORCH_CUDA_ARCH_LIST set (after "
+                           "torch); `bevenv build-image` runs it.\n") != std::string::npos);
+  // Without variables pip builds the hashed sdist as the image would: the pin stays.
+  Lockfile plain = lock;
+  plain.builds.front().env.clear();
+  plain.builds.front().cuda_arch_list.clear();
+  const RequirementsExport pinned = export_requirements(plain);
+  CHECK(pinned.text.find("\nmmcv-full==1.7.2 ; python_version < \"3.9\" \\\n    --hash=sha256:" +
+                         testing::fake_sha("mmcv-sdist")) != std::string::npos);
+  CHECK(pinned.text.find("build `mmcv-full`") == std::string::npos);
+}
+
 TEST_CASE("requirements export: the second file's name follows the first") {
   CHECK(unhashed_file_name_for("requirements.txt") == "requirements.unhashed.txt");
   CHECK(unhashed_file_name_for("requirements.lock.txt") == "requirements.unhashed.txt");

@@ -154,3 +154,82 @@ TEST_CASE("a curated hash picks its file from the generated ones, and a foreign 
             "curated/a.toml:1:1: `tool@1.0`: the file its `url` or `sha256` names is not among "
             "the artifacts of gen/pypi.toml:") == 0);
 }
+
+namespace {
+
+// mmcv-full 1.7.2+source's shape: a curated build of its own sdist, and the snapshot's record of
+// that sdist under the curated version.
+std::string sdist_build(const std::string& step) {
+  return "[[package]]\nname = \"tool\"\nversion = \"1.0+source\"\npublished = false\n"
+         "build = \"source\"\nbuild_step = " +
+         step +
+         "\nrequires = [\"dep\"]\ndeps = \"complete\"\n"
+         "sources = [\"https://example.org/review\"]\n";
+}
+
+const std::string kSdistStep = "{ sdist = true, env = { WITH_OPS = \"1\" } }";
+
+const std::string kSourceFiles =
+    "[[package]]\nname = \"tool\"\nversion = \"1.0+source\"\nbuild = \"source\"\n"
+    "generated = { index = \"https://pypi.org/simple\", read = \"2026-12-01\" }\n"
+    "artifacts = [\n  { filename = \"tool-1.0.tar.gz\", url = \"https://f/tool-1.0.tar.gz\", "
+    "sha256 = \"" +
+    kSha + "\", size = 10 },\n]\n\n";
+
+std::string all_errors(const matrix::LoadResult& result) {
+  std::string all;
+  if (!result) {
+    for (const auto& d : result.error()) all += d.to_string() + "\n";
+  }
+  return all;
+}
+
+}  // namespace
+
+TEST_CASE("a curated build of its sdist takes the generated sdist recorded under its version") {
+  const auto result = matrix::load_sources({file("curated/a.toml", sdist_build(kSdistStep), 1),
+                                            file("gen/pypi.toml", kDep + kSourceFiles, 0)});
+  const auto& tool = only(result, "tool", "1.0+source");
+  CHECK_FALSE(tool.generated.has_value());
+  CHECK(tool.build == matrix::BuildKind::source);
+  REQUIRE(tool.build_step.has_value());
+  CHECK(tool.build_step->sdist);
+  CHECK(tool.build_step->command.empty());
+  CHECK(tool.build_step->env.at("WITH_OPS") == "1");
+  REQUIRE(tool.artifacts.size() == 1);
+  CHECK(tool.artifacts[0].filename == "tool-1.0.tar.gz");
+  CHECK(names(tool) == std::vector<std::string>{"dep"});
+  // No release `tool 1.0` (PyPI's sdist, built without the step's env) appears beside it.
+  CHECK(result->find_package("tool")->versions.size() == 1);
+}
+
+TEST_CASE("a generated sdist of a source build never stands alone") {
+  const auto alone = matrix::load_sources({file("gen/pypi.toml", kDep + kSourceFiles, 0)});
+  CHECK(all_errors(alone).find("gen/pypi.toml:") == 0);
+  CHECK(all_errors(alone).find("`tool@1.0+source` (generated) holds the sdist of a source build, "
+                               "and no curated record has that version; refresh the snapshot") !=
+        std::string::npos);
+  // Beside a step that runs a command, it would be a file nothing builds.
+  const auto command =
+      matrix::load_sources({file("curated/a.toml", sdist_build("{ command = \"make\" }"), 1),
+                            file("gen/pypi.toml", kDep + kSourceFiles, 0)});
+  CHECK(all_errors(command).find("does not build its sdist (`sdist = true`)") != std::string::npos);
+  // `bevenv matrix snapshot` loads without the check, so that a refresh can rewrite it.
+  CHECK(matrix::load_sources({file("gen/pypi.toml", kDep + kSourceFiles, 0)}, false).has_value());
+}
+
+TEST_CASE("`sdist = true` takes no command, vcs or workdir") {
+  const auto clash = matrix::load_sources({file(
+      "curated/a.toml",
+      sdist_build("{ sdist = true, command = \"make\", workdir = \"x\", vcs = "
+                  "\"git+https://github.com/o/r.git@0123456789012345678901234567890123456789\" }"),
+      0)});
+  const std::string errors = all_errors(clash);
+  CHECK(errors.find("`package.build_step.command`: not with `sdist = true`") != std::string::npos);
+  CHECK(errors.find("`package.build_step.vcs`: not with `sdist = true`") != std::string::npos);
+  CHECK(errors.find("`package.build_step.workdir`: not with `sdist = true`") != std::string::npos);
+  // Without a generated sdist the curated record loads; the lock cannot choose it.
+  const auto bare = matrix::load_sources(
+      {file("curated/a.toml", sdist_build(kSdistStep), 0), file("gen/pypi.toml", kDep, 0)});
+  CHECK(only(bare, "tool", "1.0+source").artifacts.empty());
+}

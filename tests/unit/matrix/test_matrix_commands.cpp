@@ -3,6 +3,7 @@
 #include <set>
 
 #include "bevenv/app/matrix_commands.hpp"
+#include "bevenv/app/matrix_source.hpp"
 #include "bevenv/core/error.hpp"
 
 using namespace bevenv;
@@ -21,7 +22,9 @@ TEST_CASE("matrix check passes on the shipped data") {
   CHECK(out.exit_code == core::ExitCode::ok);
   CHECK(out.json["ok"] == true);
   CHECK(out.json["version"] == "2026.11.1");
-  CHECK(out.json["counts"]["profiles"] == 5);
+  // bevfusion, uniad, bevformer, uniad-2.0, smoke, mmdet3d-1.4 and the torch 2.8 ports
+  // bevfusion-torch2, uniad-torch2, bevformer-torch2
+  CHECK(out.json["counts"]["profiles"] == 9);
 }
 
 TEST_CASE("matrix show lists versions x variants with the rules touching each") {
@@ -57,4 +60,18 @@ TEST_CASE("matrix rules lists a sourced rule for each version-preventable field 
 TEST_CASE("BEVENV_MATRIX_PATH splits on colons and skips empty entries") {
   const auto dirs = app::split_matrix_path("/a::/b:");
   CHECK(dirs == std::vector<std::filesystem::path>{"/a", "/b"});
+}
+
+TEST_CASE("a matrix directory named twice is read once, where it comes last") {
+  const auto dir = std::filesystem::temp_directory_path() / "bevenv-overlay-twice";
+  std::filesystem::create_directories(dir);
+  ::setenv("BEVENV_MATRIX_PATH", (dir.string() + ":/nonexistent-b").c_str(), 1);
+  app::MatrixOptions options;
+  options.overlays = {dir / ".", "/nonexistent-c"};
+  const auto overlays = app::matrix_overlays(options);
+  ::unsetenv("BEVENV_MATRIX_PATH");
+  REQUIRE(overlays.size() == 3);
+  CHECK(overlays[0] == "/nonexistent-b");
+  CHECK(overlays[1] == dir / ".");
+  CHECK(overlays[2] == "/nonexistent-c");
 }

@@ -1,6 +1,7 @@
 // The fast path for plain `[[package]]` files must read exactly what the toml++ path reads:
 // every overlay here is loaded twice, once as written (fast path) and once with a non-ASCII
 // comment appended, which only toml++ reads, and the matrices must agree.
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <sstream>
 #include <string>
@@ -322,7 +323,14 @@ TEST_CASE("the generated layer's files are plain and read as toml++ reads them")
       "generated = { index = \"i\", read = \"r\" }\n";
   const std::string entry = "{ filename = \"f\", url = \"u\", sha256 = \"" + sha + "\"";
   REQUIRE(reads_plain(head + "artifacts = [\n  " + entry + " },\n]\n"));
+  REQUIRE(reads_plain(head + "artifacts = [\n  " + entry + " },\n  " + entry + " }  # last\n]\n"));
+  // The sdist of a curated source build: `build = "source"` is plain only in a generated record.
+  REQUIRE(reads_plain(head + "build = \"source\"\nartifacts = [\n  " + entry + " },\n]\n"));
+  const std::string curated_source =
+      "[[package]]\nname = \"alpha\"\nversion = \"1.0\"\nbuild = \"source\"\n"
+      "sources = [\"https://example.org/x\"]\n";
   const std::vector<std::string> not_plain = {
+      curated_source,                                              // its build_step is a table
       head + "artifacts = [" + entry + " }]\n",                    // items on the opening line
       head + "artifacts = [\n  " + entry + " },\n",                // never closed
       head + "artifacts = [\n  " + entry + ", size = 01 },\n]\n",  // a leading zero
@@ -333,6 +341,10 @@ TEST_CASE("the generated layer's files are plain and read as toml++ reads them")
       head + "artifacts = [\n  " + entry + ", url = \"v\" },\n]\n",       // a key twice
       head + "artifacts = [\n  { filename = \"f\", url = \"u\" },\n]\n",  // no sha256
       head + "artifacts = [\n  { filename = \"f\", url = \"u\", sha256 = \"abc\" },\n]\n",
+      // Two tables without a comma between them, a comment in its place (tests/fuzz/
+      // fuzz_matrix_toml found the fast path taking what toml++ refuses).
+      head + "artifacts = [\n  " + entry + " }  # first\n  " + entry + " },\n]\n",
+      head + "artifacts = [\n  " + entry + " }\n  " + entry + " }\n]\n",
       "[[package]]\nname = \"alpha\"\nversion = \"1.0\"\ngenerated = { index = \"i\" }\n",
       "[[package]]\nname = \"alpha\"\nversion = \"1.0\"\ngenerated = { index = \"i\", "
       "read = \"r\", x = \"y\" }\n",
@@ -343,4 +355,22 @@ TEST_CASE("the generated layer's files are plain and read as toml++ reads them")
     INFO(text);
     CHECK_FALSE(reads_plain(text));
   }
+}
+
+TEST_CASE("the embedded generated layer reads the same on the plain path as through toml++") {
+  // The plain reader shares parsed versions, requirement tails and Python ranges between
+  // records; this checks the sharing against the real file, record by record.
+  std::vector<matrix::SourceFile> files = matrix::embedded_files();
+  const auto generated = std::find_if(
+      files.begin(), files.end(),
+      [](const matrix::SourceFile& file) { return file.path.rfind("matrix/generated/", 0) == 0; });
+  REQUIRE(generated != files.end());
+  REQUIRE(reads_plain(generated->text));
+  const auto fast = matrix::load_sources(files);
+  generated->text = toml_only(generated->text);
+  REQUIRE_FALSE(reads_plain(generated->text));
+  const auto full = matrix::load_sources(files);
+  REQUIRE(fast.has_value());
+  CHECK(fast->version_count() > 2000);
+  CHECK(describe(fast) == describe(full));
 }

@@ -198,33 +198,33 @@ TEST_CASE("GPU memory below the profile's need is a warning (F8)", "[probes][fin
   CHECK(contains(p2p.title, "GPU 0 and 1"));
 }
 
-TEST_CASE("Python behaviour checks become findings with the installed versions",
+TEST_CASE("Python behaviour checks become observations: check id, pass or fail, evidence",
           "[probes][findings]") {
   json report{{"python", python_section("1.10.1+cu113", "11.3", {"sm_86"})}};
   report["python"]["checks"] = {
       {{"id", "F2"},
+       {"title", "distutils.version after importing setuptools"},
        {"status", "problem"},
        {"evidence", "AttributeError: module 'distutils' has no attribute 'version'"}},
-      {{"id", "F3"},
-       {"status", "problem"},
-       {"evidence", "TypeError: FormatCode() got an unexpected keyword argument 'verify'"}},
+      {{"id", "F3"}, {"status", "ok"}, {"evidence", "FormatCode accepts verify=True"}},
       {{"id", "F1"}, {"status", "skipped"}, {"evidence", "nuscenes-devkit is not installed"}},
       {{"id", "mmcv-duplicate"}, {"status", "problem"}, {"evidence", "both"}}};
   auto findings = evaluate(report);
-  const Finding f3 = only(findings, "F3");
-  CHECK(f3.severity == Severity::problem);
-  CHECK(contains(f3.title, "yapf 0.40.2"));
-  CHECK(contains(f3.fix, "yapf==0.40.1"));
-  CHECK(contains(f3.detail, "unexpected keyword argument 'verify'"));
   const Finding f2 = only(findings, "F2");
   CHECK(f2.severity == Severity::problem);
-  CHECK(contains(f2.title, "setuptools 59.6.0"));
-  CHECK(with_check(findings, "F1").empty());
-  CHECK(only(findings, "mmcv-duplicate").severity == Severity::warning);
+  CHECK(f2.title == "distutils.version after importing setuptools");
+  CHECK(contains(f2.detail, "no attribute 'version'"));
+  // The words and the fix are the matrix's (the app's doctor_python_checks.cpp), not the probe's.
+  CHECK(f2.fix.empty());
+  CHECK(f2.field_failure.empty());
+  CHECK(only(findings, "F3").severity == Severity::ok);
+  CHECK(only(findings, "F3").title == "F3");  // no title in the report: the check id
+  CHECK(with_check(findings, "F1").empty());  // skipped: nothing was observed
+  CHECK(only(findings, "mmcv-duplicate").severity == Severity::problem);
 
-  // torch >= 1.11 no longer reaches for distutils.version: F2 is a warning there.
+  // The observation does not depend on torch: what it means there is the matrix's to say.
   report["python"]["torch"]["version"] = "2.1.0";
-  CHECK(only(evaluate(report), "F2").severity == Severity::warning);
+  CHECK(only(evaluate(report), "F2").severity == Severity::problem);
 }
 
 TEST_CASE("driver failures map to their fixes", "[probes][findings]") {
@@ -291,8 +291,13 @@ TEST_CASE("a report captured by bevenv-probe on 2 x H200 gives clean findings",
   const auto findings = evaluate(report, expect);
   for (const auto& finding : findings) {
     INFO(finding.check << ": " << finding.title);
+    // The Python checks are observations (F2 fails there); whether one is a problem on Python
+    // 3.12 with torch 2.11 is the matrix's to say, and doctor says it is not (the app's
+    // test_doctor_report.cpp).
+    if (finding.check == "F2") continue;
     CHECK(finding.severity != Severity::problem);
   }
+  CHECK(only(findings, "F2").severity == Severity::problem);
   CHECK(contains(only(findings, "driver").title, "driver 580.159.04, supports CUDA ≤ 13.0"));
   CHECK(only(findings, "gpus").title == "2 × NVIDIA H200 (sm_90, 140 GiB)");
   CHECK(only(findings, "p2p").severity == Severity::ok);
@@ -305,9 +310,8 @@ TEST_CASE("a report captured by bevenv-probe on 2 x H200 gives clean findings",
 TEST_CASE("a P2P matrix with short or missing rows is no access, not a crash") {
   json report = {{"driver", driver_section("12.2", "sm_90", 80, 2)}};
   // `driver.p2p = [[null,true],[]]` once read past the end of the second row (SIGSEGV).
-  for (const json& p2p :
-       {json::parse("[[null,true],[]]"), json::parse("[[null,true]]"),
-        json::parse("[[null],[true,null]]"), json::parse("[[null,true,true]]")}) {
+  for (const json& p2p : {json::parse("[[null,true],[]]"), json::parse("[[null,true]]"),
+                          json::parse("[[null],[true,null]]"), json::parse("[[null,true,true]]")}) {
     report["driver"]["p2p"] = p2p;
     INFO(p2p.dump());
     const Finding finding = only(evaluate(report), "p2p");

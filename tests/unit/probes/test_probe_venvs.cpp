@@ -49,7 +49,7 @@ TEST_CASE("setuptools 58.0.4 and yapf 0.40.1 pass F2 and F3", "[probes][venv]") 
   CHECK(check(python, "F1")["status"] == "skipped");
   CHECK(finding(report, "F2").severity == Severity::ok);
   CHECK(finding(report, "F3").severity == Severity::ok);
-  CHECK(finding(report, "F3").title.find("yapf 0.40.1") != std::string::npos);
+  CHECK(finding(report, "F3").detail == "FormatCode accepts verify=True");
 }
 
 TEST_CASE("setuptools 59.6.0 and yapf 0.40.2 reproduce F2 and F3", "[probes][venv]") {
@@ -64,12 +64,14 @@ TEST_CASE("setuptools 59.6.0 and yapf 0.40.2 reproduce F2 and F3", "[probes][ven
   CHECK(f3["status"] == "problem");
   CHECK(f3["evidence"] == "TypeError: FormatCode() got an unexpected keyword argument 'verify'");
 
+  // The library reports what it observed; whether F2 can bite without torch, and the fix, are
+  // the matrix's (doctor's test_doctor_venvs.cpp).
   const auto f2_finding = finding(report, "F2");
-  CHECK(f2_finding.severity == Severity::problem);  // no torch here: assume it is affected
-  CHECK(f2_finding.title.find("setuptools 59.6.0") != std::string::npos);
+  CHECK(f2_finding.severity == Severity::problem);
+  CHECK(f2_finding.detail == f2["evidence"]);
   const auto f3_finding = finding(report, "F3");
   CHECK(f3_finding.severity == Severity::problem);
-  CHECK(f3_finding.fix.find("yapf==0.40.1") != std::string::npos);
+  CHECK(f3_finding.fix.empty());
 }
 
 TEST_CASE("--fail-on problem exits 3 on what doctor calls a problem, 0 otherwise",

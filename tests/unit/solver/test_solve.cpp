@@ -254,3 +254,48 @@ TEST_CASE("a root requirement nothing satisfies is a problem", "[solver]") {
   const auto v = unsolvable("package a 1.0\nwant nothing-like-it\n");
   CHECK(v.problems.size() == 1);
 }
+
+namespace {
+
+// Every chosen package with its version and what it was chosen for, as one comparable text.
+std::string solution_text(const std::variant<Solution, Unsolvable>& result) {
+  const auto* solution = std::get_if<Solution>(&result);
+  if (solution == nullptr) return "unsolvable";
+  std::string text;
+  for (const auto& package : solution->packages) {
+    text += package.name + " " + package.version.to_string() + " <-";
+    for (const auto& link : package.chain) text += " " + link.dependency.name;
+    text += "\n";
+  }
+  return text;
+}
+
+}  // namespace
+
+TEST_CASE("a session solves again with added preferences as a fresh solve would", "[solver]") {
+  // `six` has enough versions for a ladder, so the reused pool carries one.
+  std::string universe =
+      "package torch 1.10.0\n  requires setuptools\n  requires six\n"
+      "package torch 1.11.0\n  requires setuptools\n  requires six\n"
+      "package setuptools 59.5.0\npackage setuptools 69.5.1\n"
+      "package other 1.0\n  requires six <1.20\n";
+  for (int minor = 0; minor < 45; ++minor)
+    universe += "package six 1." + std::to_string(minor) + "\n";
+  universe += "want torch\nwant other\nprefer torch ==1.10.0\n";
+  const auto plain = testing::parse_scenario(universe);
+  Session session(plain.database, plain.request);
+  const auto first = session.solve();
+  CHECK(solution_text(first) == solution_text(solve(plain.database, plain.request)));
+  CHECK(version_of(std::get<Solution>(first), "setuptools") == "69.5.1");
+
+  session.prefer({{"setuptools", bevenv::core::SpecifierSet::parse("==59.5.0").value()},
+                  {"six", bevenv::core::SpecifierSet::parse("==1.3").value()}});
+  const auto second = session.solve();
+  const auto fresh =
+      testing::parse_scenario(universe + "prefer setuptools ==59.5.0\nprefer six ==1.3\n");
+  CHECK(solution_text(second) == solution_text(solve(fresh.database, fresh.request)));
+  CHECK(version_of(std::get<Solution>(second), "setuptools") == "59.5.0");
+  CHECK(version_of(std::get<Solution>(second), "six") == "1.3");
+  CHECK(version_of(std::get<Solution>(second), "torch") == "1.10.0");
+  CHECK(session.request().preferred.size() == 3);
+}

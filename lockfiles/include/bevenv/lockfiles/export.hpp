@@ -1,5 +1,5 @@
 #pragma once
-// Other shapes of a lockfile: pip requirements files and JSON.
+// Other shapes of a lockfile: pip requirements files, JSON and PEP 751 `pylock.toml`.
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -50,5 +50,34 @@ RequirementsExport export_requirements(const Lockfile& lock,
 nlohmann::ordered_json to_json(const Lockfile& lock);
 // to_json(lock) indented by two spaces, with a final newline.
 std::string export_json(const Lockfile& lock);
+
+struct PylockOptions {
+  std::string lockfile_name = "bevenv.lock";  // named in the header comment
+  // PEP 751 requires a hash for every file. With this on, a package whose files have no
+  // recorded sha256 is written with an empty `hashes` table (readers such as uv accept it with
+  // a warning); off, it is left out and recorded under `[tool.bevenv]`.
+  bool allow_unhashed = false;
+};
+
+// What `pylock.toml` cannot say, one entry per package or build, in lockfile order.
+struct PylockOmission {
+  std::string name;     // package or build name
+  std::string version;  // empty for builds of the project
+  std::string reason;   // `no sha256 recorded`, `build step with commands`, ...
+};
+
+struct PylockExport {
+  std::string text;
+  std::size_t packages = 0;                  // `[[packages]]` entries written
+  std::vector<PylockOmission> left_out;      // not installable from the file
+  std::vector<std::string> unhashed;         // written with an empty `hashes` table
+  std::vector<std::string> build_isolation;  // sdist/VCS builds the lock runs without isolation
+};
+
+// The lockfile as a PEP 751 lock (lock-version 1.0) for its one target: `environments` and
+// `requires-python` from the target, one `[[packages]]` entry per installed package with its
+// index, wheels or sdist and sha256, VCS pins as `vcs`. Build steps with commands have no
+// pylock form: they, and what only they install, are listed in `left_out` and `[tool.bevenv]`.
+PylockExport export_pylock(const Lockfile& lock, const PylockOptions& options = {});
 
 }  // namespace bevenv::lockfiles

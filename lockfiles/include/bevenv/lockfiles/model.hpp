@@ -53,7 +53,8 @@ struct Artifact {
   bool operator==(const Artifact&) const = default;
 };
 
-enum class ReasonKind { requested, required_by, rule, preferred, observed };
+// `target`: a choice the target's driver or GPUs made (which CUDA build of torch).
+enum class ReasonKind { requested, required_by, rule, preferred, observed, target };
 
 // One step of the answer to "why this version": kept in the order the resolver recorded it.
 struct Reason {
@@ -97,6 +98,11 @@ struct BuildStep {
   std::string cuda_arch_list;         // TORCH_CUDA_ARCH_LIST for this build; may be empty
   bool operator==(const BuildStep&) const = default;
 };
+
+// An sdist build with no variables of its own: pip builds it from a hash-checked requirements
+// line as bevenv's step does, so exports leave its package to pip. One that sets variables
+// (mmcv-full's MMCV_WITH_OPS) needs its step: `bevenv build-image` or `bevenv sync`.
+bool pip_builds_alone(const BuildStep& step);
 
 // A matrix rule that changed the result, with the failure it prevents.
 struct AppliedRule {

@@ -33,10 +33,13 @@ std::string_view build_kind_name(BuildKind kind);
 struct BuildStep {
   std::string name;
   std::string package;  // normalized name of the package the step produces
-  std::string command;  // empty when `vcs` says what to install
+  std::string command;  // empty when `vcs` or `sdist` says what to install
   // `git+https://HOST/REPO.git@<40-hex commit>`: the source tree the step installs, as data; the
   // image quotes it, so it never has to appear inside a curated command.
   std::string vcs;
+  // The step compiles the release's own sdist (`sdist = true`): the file the generated layer
+  // records for the record's public version, fetched by URL and hash-checked, built with `env`.
+  bool sdist = false;
   std::string workdir;  // empty: the package's source tree
   std::map<std::string, std::string, std::less<>> env;
   std::string note;
@@ -81,8 +84,10 @@ struct PackageVersion {
   // version, it fills it in (merge.cpp).
   std::optional<Provenance> generated;
   BuildKind build = BuildKind::wheel;
-  std::optional<BuildStep> build_step;  // for BuildKind::source
-  bool deps_complete = false;           // false: `requirements` lists the deps that matter, not all
+  // For BuildKind::source. A generated record with `build = "source"` has none: it holds the
+  // sdist of the curated source build of its version, and never stands alone (merge.cpp).
+  std::optional<BuildStep> build_step;
+  bool deps_complete = false;  // false: `requirements` lists the deps that matter, not all
   std::string note;
   std::vector<std::string> sources;
   Origin origin;
@@ -134,6 +139,60 @@ struct Rule {
   Origin origin;
 };
 
+// Conditions on the environment a failure or one of its fixes is about; an unset field is no
+// condition. A package named here must be installed (where the installed set is known).
+struct EnvCondition {
+  std::optional<core::SpecifierSet> python;
+  std::vector<PackageCondition> packages;
+  bool empty() const { return !python && packages.empty(); }
+};
+
+// What `fixes`, `applies` and `check` conditions are decided against. Unknown facts (a log
+// pasted from elsewhere) do not rule a condition out.
+struct FixContext {
+  std::optional<core::Version> python;
+  std::map<std::string, core::Version, std::less<>> packages;  // normalized name -> installed
+  bool packages_known = false;  // true: a package absent from `packages` is not installed
+  bool holds(const EnvCondition& condition) const;
+};
+
+// A line of a log that shows the failure: it contains `literal` (cheap to look for) and, when
+// `regex` is set, the regex (ECMAScript) matches near it. One of the two may be empty.
+struct LogSignature {
+  std::string literal;
+  std::string regex;
+};
+
+struct FailureFix {
+  EnvCondition when;  // empty: fits any environment
+  std::string text;
+};
+
+// How doctor words the Python probe's check of a failure: "<package> <version> <ok|problem>".
+struct FailureCheck {
+  std::string package;  // normalized
+  std::string ok;
+  std::string problem;
+  bool warning = false;  // a failing check is a warning, not a problem (no pin's fault)
+};
+
+// One known failure (matrix/data/failures.toml): the only place its cause and fixes are written.
+struct Failure {
+  std::string id;  // `F2`, or a rule-like id
+  std::string title;
+  std::string cause;
+  EnvCondition applies;  // where it can happen at all; empty: anywhere
+  std::vector<LogSignature> patterns;
+  std::vector<FailureFix> fixes;  // first whose `when` holds wins
+  std::optional<FailureCheck> check;
+  std::vector<std::string> prevented_by;  // rule ids
+  std::vector<std::string> detected_by;   // doctor check ids
+  std::vector<std::string> sources;
+  Origin origin;
+  // The fix that fits `context`: the first whose `when` holds; null when none does.
+  const FailureFix* fix_for(const FixContext& context) const;
+};
+
 struct Toolkit {
   core::Version version;                             // `11.3`
   core::Version min_driver;                          // minimum Linux driver for the full toolkit
@@ -148,6 +207,14 @@ struct Toolkit {
 enum class MemoryBasis : std::uint8_t { measured, reported, estimate };
 std::string_view memory_basis_name(MemoryBasis basis);
 
+// A GPU class a profile cannot serve, and why: `no_port = [{ gpus, reason, sources }]`.
+struct NoPort {
+  std::vector<std::string> gpus;  // `sm_100`, ...
+  std::string reason;
+  std::vector<std::string> sources;
+  Origin origin;
+};
+
 struct Profile {
   std::string name;
   std::string summary;
@@ -157,6 +224,9 @@ struct Profile {
   std::string cuda;                  // toolkit version, empty for CPU-only profiles
   std::string base_image;
   std::vector<core::Requirement> requirements;  // merged along `extends`, child wins per name
+  // `prefer`: the official environment, tried first within `requires`; the target may force
+  // another point (a CUDA 10.2 driver gets torch 1.10.1+cu102). Merged as `requires` is.
+  std::vector<core::Requirement> preferred;
   std::vector<std::string> indexes;
   std::vector<std::string> find_links;
   std::map<std::string, std::string, std::less<>> env;
@@ -165,6 +235,14 @@ struct Profile {
   MemoryBasis memory_basis = MemoryBasis::estimate;
   std::optional<std::int64_t> dataloader_workers_per_gpu;
   bool offline = false;  // every reachable record has complete dependencies
+  // A port runs the stack of `port_of` on GPUs its official environment cannot serve; what it
+  // changes and what a user must know are data, shown when a lock is pointed to it. Not
+  // inherited. `lifts`: rule ids about the official stack that the port's changes answer.
+  std::string port_of;
+  std::vector<std::string> changes;
+  std::vector<std::string> caveats;
+  std::vector<std::string> lifts;
+  std::vector<NoPort> no_ports;
   std::vector<std::string> sources;
   Origin origin;
   bool is_a(std::string_view profile_name) const;  // self or an ancestor
@@ -184,6 +262,22 @@ struct Observed {
   Origin origin;
 };
 
+// What `bevenv doctor --record` measured about a machine, so that a later `bevenv lock` on it
+// can take its target from the record (matched by hostname, confirmed by the loaded driver).
+struct ObservedHost {
+  std::string host;               // host fingerprint, as `[[observed]]`
+  std::string hostname;           // what `gethostname` said
+  std::string date;               // ISO date
+  std::string driver;             // the kernel driver's version, `580.159.04`
+  core::Version cuda_driver;      // the CUDA version it supports
+  std::vector<std::string> gpus;  // `sm_90`, one per device
+  std::map<std::string, std::string, std::less<>> kernels;  // arch -> `cubin`, `ptx`, `fail`
+  std::string nccl_version;                                 // empty: not probed
+  std::string nccl_outcome;                                 // `ok`, `fail`, or empty
+  std::optional<std::int64_t> shm_bytes;                    // /dev/shm's size
+  Origin origin;
+};
+
 struct Matrix {
   std::string version;  // `matrix.version` of the data, e.g. `2026.11.1`
   std::int64_t schema = 1;
@@ -192,10 +286,13 @@ struct Matrix {
   std::vector<Toolkit> toolkits;                         // ascending version
   std::map<std::string, Profile, std::less<>> profiles;
   std::vector<Observed> observed;
+  std::vector<ObservedHost> observed_hosts;
+  std::vector<Failure> failures;  // sorted by id
 
   const Package* find_package(std::string_view name) const;  // any spelling
   const PackageVersion* find_version(std::string_view name, const core::Version& v) const;
   const Rule* find_rule(std::string_view id) const;
+  const Failure* find_failure(std::string_view id) const;
   const Toolkit* find_toolkit(const core::Version& v) const;
   const Profile* find_profile(std::string_view name) const;
   // Rules whose `when` or `then` names this package version.

@@ -84,6 +84,7 @@ struct ObservedOverlay {
   std::size_t records = 0;        // how many
   std::size_t not_in_matrix = 0;  // concerned packages left out: the matrix must know them
   std::size_t kept = 0;           // records of earlier runs (from `previous`) carried over
+  bool host_recorded = false;     // this run's `[[observed_host]]` (driver, GPUs, kernels)
 };
 // The observed facts of one doctor run, in the matrix's `[[observed]]` format (one record per
 // package a check concerns, outcome ok or fail). `date` is ISO, `2026-11-30`. `previous` is the
@@ -103,8 +104,11 @@ struct LogMatch {
   std::string fix;
   std::vector<std::string> rules;  // matrix rules whose `symptom` matched
 };
-// Scans a log for the built-in field-failure patterns and the matrix rules' `symptom` texts.
+// Scans a log for the matrix's failure catalogue and its rules' `symptom` texts; each match's
+// fix is the one that fits `context` (unknown facts rule nothing out). A null matrix knows no
+// failure.
 std::vector<LogMatch> scan_log(std::istream& in, const matrix::Matrix* matrix,
-                               std::size_t* line_count = nullptr);
+                               std::size_t* line_count = nullptr,
+                               const matrix::FixContext& context = {});
 
 }  // namespace bevenv::app

@@ -14,13 +14,14 @@ struct WhyOptions {
 };
 CommandOutput why(const WhyOptions& options);
 
-enum class ExportFormat { requirements, json };
+enum class ExportFormat { requirements, json, pylock };
 
 struct ExportOptions {
   std::filesystem::path lockfile = "bevenv.lock";
   ExportFormat format = ExportFormat::requirements;
   std::optional<std::filesystem::path> output;  // stdout when absent
   bool hashes = true;
+  bool allow_unhashed = false;  // pylock: write unhashed files with an empty `hashes` table
 };
 CommandOutput export_lockfile(const ExportOptions& options);
 

@@ -1,5 +1,5 @@
 #pragma once
-// `bevenv matrix check | show | rules`: human lines and JSON, never printed here.
+// `bevenv matrix check | show | rules | profiles`: human lines and JSON, never printed here.
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -25,6 +25,11 @@ struct MatrixRulesOptions {
   std::string failure;  // `F2`: only rules for this failure; empty: all
 };
 
+struct MatrixProfilesOptions {
+  MatrixOptions matrix;
+  std::string profile;  // empty: every profile, one line each
+};
+
 // Exit 0 with counts when valid; exit 2 with every diagnostic otherwise.
 CommandOutput matrix_check(const MatrixCheckOptions& options);
 // Versions x variants of one package with the rules that touch each. Throws core::Error
@@ -32,5 +37,8 @@ CommandOutput matrix_check(const MatrixCheckOptions& options);
 CommandOutput matrix_show(const MatrixShowOptions& options);
 // The known-bad catalogue: id, kind, failure, when/then, symptom, fix, sources.
 CommandOutput matrix_rules(const MatrixRulesOptions& options);
+// The profiles, one line each; with a name: its pins, what a port changes, its caveats, the GPUs
+// it cannot serve and why, and its sources. Throws core::Error (bad_input) for an unknown name.
+CommandOutput matrix_profiles(const MatrixProfilesOptions& options);
 
 }  // namespace bevenv::app

@@ -2,6 +2,7 @@
 // Loading the matrix the way every command does: the embedded data, then the directories of
 // `BEVENV_MATRIX_PATH` (`:`-separated), then `--matrix DIR` flags, later ones winning.
 #include <filesystem>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -22,5 +23,9 @@ std::vector<std::filesystem::path> split_matrix_path(std::string_view value);
 
 // Throws core::Error(ExitCode::bad_input) whose causes list every diagnostic.
 matrix::Matrix load_matrix_or_throw(const MatrixOptions& options);
+
+// The profile `name`, or core::Error(ExitCode::bad_input) naming the closest profile (a typo)
+// or else listing them all; `given_as` says where the name came from (`--profile`).
+const matrix::Profile& profile_or_throw(const matrix::Matrix& matrix, const std::string& name);
 
 }  // namespace bevenv::app

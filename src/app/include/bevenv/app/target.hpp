@@ -30,6 +30,11 @@ struct TargetOverrides {
   std::vector<std::string> gpus;           // `sm_86`, ...
   std::optional<std::string> platform;     // `linux_x86_64`
   std::optional<std::string> glibc;        // `2.31`
+  // Where each value came from (`--cuda-driver`, `BEVENV_GPUS`, `bevenv.toml`, `detected`), so
+  // that explanations say "the target's driver (`--cuda-driver`)" and never "the system has"
+  // about a target given by flags.
+  std::string python_from, driver_from, gpus_from;
+  bool detect = true;  // false after `--gpu none` / `BEVENV_GPUS=none`: a CPU-only target
 };
 
 struct TargetFacts {
@@ -39,6 +44,7 @@ struct TargetFacts {
   std::vector<GpuArch> gpus;                 // sorted, unique
   std::string platform = "linux_x86_64";
   core::Version glibc;
+  std::string python_from, driver_from, gpus_from;  // as in TargetOverrides
 
   core::MarkerEnvironment marker_environment() const;
   std::string describe() const;  // `python 3.8, linux_x86_64, CUDA driver 12.2, sm_86`

@@ -4,6 +4,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "bevenv/core/version.hpp"
@@ -57,7 +58,9 @@ class TagRanking {
   std::optional<std::size_t> rank(const WheelName& wheel) const;
 
  private:
-  std::vector<Tag> supported_;
+  // `python-abi-platform` -> its first place in the target's list: a profile lock ranks the
+  // files of every generated release, thousands of tags against hundreds.
+  std::unordered_map<std::string, std::size_t> index_;
 };
 
 }  // namespace bevenv::index

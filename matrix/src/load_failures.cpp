@@ -1,0 +1,169 @@
+// `[[failure]]`: the failure catalogue (matrix/data/failures.toml). Each entry is read into a
+// Failure; references to rules are checked once every file is merged (validate_failures).
+#include <algorithm>
+#include <cctype>
+#include <regex>
+
+#include "bevenv/core/name.hpp"
+#include "sections.hpp"
+#include "source_ref.hpp"
+
+namespace bevenv::matrix::detail {
+namespace {
+
+const std::vector<std::string> kSeverities = {"problem", "warning"};
+
+// `F2`, or a rule-like id (`numba-numpy`): lower-case letters, digits, `-`, `.`.
+bool is_catalogue_id(std::string_view id) {
+  if (id.size() >= 2 && id.front() == 'F') {
+    return std::all_of(id.begin() + 1, id.end(),
+                       [](char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0; });
+  }
+  if (id.empty() || std::isalnum(static_cast<unsigned char>(id.front())) == 0) return false;
+  return std::all_of(id.begin(), id.end(), [](char c) {
+    const auto u = static_cast<unsigned char>(c);
+    return std::islower(u) != 0 || std::isdigit(u) != 0 || c == '-' || c == '.';
+  });
+}
+
+// `{ python = "<3.12", packages = { torch = "<1.11" } }`; false when it could not be read.
+bool read_condition(const toml::table& table, std::string context, const FileContext& file,
+                    EnvCondition& out) {
+  TableReader reader(table, context, file);
+  bool packages_ok = true;
+  if (const toml::table* packages = reader.table("packages")) {
+    TableReader package_reader(*packages, context + ".packages", file);
+    for (const auto& [key, value] : *packages) {
+      const std::string name(key.str());
+      const std::string field = context + ".packages." + name;
+      if (!core::is_valid_name(name)) {
+        package_reader.file_error(key.source().begin,
+                                  "`" + field + "`: `" + name + "` is not a valid project name");
+        continue;
+      }
+      if (auto specifier = package_reader.parse_specifier(value, field)) {
+        out.packages.push_back({core::normalize_name(name), std::move(*specifier)});
+      }
+    }
+    packages_ok = package_reader.ok();
+  }
+  out.python = reader.specifier("python");
+  reader.finish();
+  return reader.ok() && packages_ok;
+}
+
+// A regex the scanner could not compile would fail every `doctor --log`: refuse it here.
+void read_patterns(TableReader& reader, const FileContext& file, Failure& failure) {
+  const auto entries = reader.tables("patterns");
+  for (std::size_t i = 0; i < entries.size(); ++i) {
+    const std::string context = "failure.patterns[" + std::to_string(i) + "]";
+    TableReader pattern(*entries[i], context, file);
+    LogSignature signature;
+    signature.literal = pattern.string("literal").value_or("");
+    signature.regex = pattern.string("regex").value_or("");
+    pattern.finish();
+    if (!pattern.ok()) continue;
+    if (signature.literal.empty() && signature.regex.empty()) {
+      pattern.file_error(pattern.position(), "`" + context + "`: needs `literal` or `regex`");
+      continue;
+    }
+    if (!signature.regex.empty()) {
+      try {
+        const std::regex compiled(signature.regex);
+      } catch (const std::regex_error& error) {
+        pattern.file_error(
+            pattern.position("regex"),
+            "`" + context + ".regex`: not a valid ECMAScript regex (" + error.what() + ")");
+        continue;
+      }
+    }
+    failure.patterns.push_back(std::move(signature));
+  }
+}
+
+void read_fixes(TableReader& reader, const FileContext& file, Failure& failure) {
+  const auto entries = reader.tables("fixes");
+  for (std::size_t i = 0; i < entries.size(); ++i) {
+    const std::string context = "failure.fixes[" + std::to_string(i) + "]";
+    TableReader fix_reader(*entries[i], context, file);
+    FailureFix fix;
+    bool when_ok = true;
+    if (const toml::table* when = fix_reader.table("when")) {
+      when_ok = read_condition(*when, context + ".when", file, fix.when);
+      if (when_ok && fix.when.empty()) {
+        fix_reader.file_error(fix_reader.position("when"),
+                              "`" + context + ".when`: needs `python` or `packages`");
+        when_ok = false;
+      }
+    }
+    const auto text = fix_reader.string("text", true);
+    fix_reader.finish();
+    if (!fix_reader.ok() || !when_ok || !text) continue;
+    fix.text = *text;
+    failure.fixes.push_back(std::move(fix));
+  }
+  if (reader.has("fixes") && entries.empty()) {
+    reader.file_error(reader.position("fixes"), "`failure.fixes`: needs at least one fix");
+  }
+}
+
+std::optional<FailureCheck> read_check(const toml::table& table, const FileContext& file) {
+  TableReader reader(table, "failure.check", file);
+  FailureCheck check;
+  const auto package = reader.string("package", true);
+  const auto ok = reader.string("ok", true);
+  const auto problem = reader.string("problem", true);
+  const auto severity = reader.choice("severity", kSeverities, "problem");
+  reader.finish();
+  if (!reader.ok() || !package || !ok || !problem) return std::nullopt;
+  check.package = core::normalize_name(*package);
+  check.ok = *ok;
+  check.problem = *problem;
+  check.warning = severity && *severity == "warning";
+  return check;
+}
+
+}  // namespace
+
+void read_failures(const toml::node& node, const FileContext& file, std::size_t layer,
+                   Collected& out) {
+  for (const toml::table* entry : entries_of(node, "failure", file)) {
+    TableReader reader(*entry, "failure", file);
+    Failure failure;
+    failure.origin = file.origin(reader.position());
+    const auto id = reader.string("id", true);
+    if (id && !is_catalogue_id(*id)) {
+      reader.file_error(reader.position("id"),
+                        "`failure.id`: `" + *id +
+                            "` must be `F` and a number, or lower-case letters, digits, `-`, `.`");
+    }
+    const auto title = reader.string("title", true);
+    const auto cause = reader.string("cause", true);
+    bool applies_ok = true;
+    if (const toml::table* applies = reader.table("applies")) {
+      applies_ok = read_condition(*applies, "failure.applies", file, failure.applies);
+    }
+    read_patterns(reader, file, failure);
+    if (!reader.has("fixes")) {
+      reader.file_error(reader.position(), "`failure`: missing required key `fixes`");
+    }
+    read_fixes(reader, file, failure);
+    if (const toml::table* check = reader.table("check")) failure.check = read_check(*check, file);
+    if (auto rules = reader.strings("prevented_by")) failure.prevented_by = std::move(*rules);
+    if (auto checks = reader.strings("detected_by")) failure.detected_by = std::move(*checks);
+    auto sources = reader.strings("sources", true);
+    if (sources && sources->empty()) {
+      reader.file_error(reader.position("sources"), "`failure.sources`: needs at least one source");
+    }
+    if (sources) check_sources(reader, "sources", id ? *id : "");
+    reader.finish();
+    if (!reader.ok() || !applies_ok || !id || !title || !cause || !sources) continue;
+    failure.id = *id;
+    failure.title = *title;
+    failure.cause = *cause;
+    failure.sources = std::move(*sources);
+    out.failures.push_back({layer, std::move(failure)});
+  }
+}
+
+}  // namespace bevenv::matrix::detail
