@@ -37,6 +37,7 @@ class Differ {
     field("target glibc", or_none(a.target.glibc), or_none(b.target.glibc));
     field("target CUDA driver", or_none(a.target.cuda_driver), or_none(b.target.cuda_driver));
     field("target GPUs", or_none(join(a.target.gpus, " ")), or_none(join(b.target.gpus, " ")));
+    inputs(a.inputs, b.inputs);
     field("CUDA", or_none(a.environment.cuda), or_none(b.environment.cuda));
     field("base image", image_text(a.environment.base_image), image_text(b.environment.base_image));
     field("TORCH_CUDA_ARCH_LIST", or_none(a.environment.torch_cuda_arch_list),
@@ -53,6 +54,24 @@ class Differ {
   void changed(std::string text) { add(ChangeKind::changed, std::move(text)); }
   void field(const std::string& what, const std::string& before, const std::string& after) {
     if (before != after) changed(what + " " + before + " -> " + after);
+  }
+
+  void inputs(const Inputs& a, const Inputs& b) {
+    field("inputs: requirements", or_none(join(a.requirements, " ")),
+          or_none(join(b.requirements, " ")));
+    field("inputs: requirements file", or_none(a.requirements_file), or_none(b.requirements_file));
+    field("inputs: project file", or_none(a.project_file), or_none(b.project_file));
+    field("inputs: index URL", or_none(a.index_url), or_none(b.index_url));
+    field("inputs: extra index URLs", or_none(join(a.extra_index_urls, " ")),
+          or_none(join(b.extra_index_urls, " ")));
+    field("inputs: find-links", or_none(join(a.find_links, " ")), or_none(join(b.find_links, " ")));
+    field("inputs: no index", a.no_index ? "yes" : "no", b.no_index ? "yes" : "no");
+    field("profile from", or_none(a.profile_from), or_none(b.profile_from));
+    field("python from", or_none(a.python_from), or_none(b.python_from));
+    field("CUDA driver from", or_none(a.cuda_driver_from), or_none(b.cuda_driver_from));
+    field("GPUs from", or_none(a.gpus_from), or_none(b.gpus_from));
+    field("platform from", or_none(a.platform_from), or_none(b.platform_from));
+    field("glibc from", or_none(a.glibc_from), or_none(b.glibc_from));
   }
 
   // One change per key, in key order.

@@ -64,14 +64,17 @@ class Reader {
   Lockfile read(const toml::table& root) {
     read_schema_version(root);
     check_keys(root, "",
-               {"schema_version", "generator", "matrix_version", "input_hash", "profile", "target",
-                "environment", "package", "build", "rule"});
+               {"schema_version", "generator", "matrix_version", "input_hash", "content_hash", "profile", "target",
+                "inputs", "environment", "package", "build", "rule"});
     Lockfile lock;
     lock.generator = required_string(root, "generator", "");
     lock.matrix_version = required_string(root, "matrix_version", "");
     lock.input_hash = required_string(root, "input_hash", "");
+    read_content_hash(root);
     lock.profile = optional_string(root, "profile", "").value_or("");
     lock.target = read_target(required_table(root, "target", ""));
+    if (const toml::table* inputs = optional_table(root, "inputs", ""))
+      lock.inputs = read_inputs(*inputs);
     if (const toml::table* env = optional_table(root, "environment", ""))
       lock.environment = read_environment(*env);
     for_each_table(root, "package", "", [&](const toml::table& t, const std::string& at) {
@@ -245,6 +248,50 @@ class Reader {
     target.cuda_driver = optional_string(t, "cuda_driver", "target").value_or("");
     target.gpus = string_list(t, "gpus", "target");
     return target;
+  }
+
+  // The writer's digest of the rest of the file: its form is checked here; whether the content
+  // still hashes to it is for the commands that refuse edited locks (build-image, sync).
+  void read_content_hash(const toml::table& root) {
+    const auto hash = optional_string(root, "content_hash", "");
+    if (!hash) return;
+    const bool hex = hash->size() == 71 && hash->rfind("sha256:", 0) == 0 &&
+                     hash->find_first_not_of("0123456789abcdef", 7) == std::string::npos;
+    if (!hex) {
+      fail(root.get("content_hash")->source(),
+           "`content_hash`: expected `sha256:` and 64 lower-case hex digits, found `" + *hash +
+               "`");
+    }
+  }
+
+  Inputs read_inputs(const toml::table& t) {
+    check_keys(t, "inputs",
+               {"requirements", "requirements_file", "project_file", "index_url",
+                "extra_index_urls", "find_links", "no_index", "profile_from", "target_from"});
+    Inputs in;
+    in.requirements = string_list(t, "requirements", "inputs");
+    in.requirements_file = optional_string(t, "requirements_file", "inputs").value_or("");
+    in.project_file = optional_string(t, "project_file", "inputs").value_or("");
+    in.index_url = optional_string(t, "index_url", "inputs").value_or("");
+    in.extra_index_urls = string_list(t, "extra_index_urls", "inputs");
+    in.find_links = string_list(t, "find_links", "inputs");
+    if (const toml::node* node = t.get("no_index")) {
+      const auto* value = node->as_boolean();
+      if (value == nullptr) wrong_type(*node, "inputs.no_index", "a boolean");
+      note("inputs.no_index", *node);
+      in.no_index = value->get();
+    }
+    in.profile_from = optional_string(t, "profile_from", "inputs").value_or("");
+    if (const toml::table* from = optional_table(t, "target_from", "inputs")) {
+      check_keys(*from, "inputs.target_from", {"python", "cuda_driver", "gpus", "platform", "glibc"});
+      in.python_from = optional_string(*from, "python", "inputs.target_from").value_or("");
+      in.cuda_driver_from =
+          optional_string(*from, "cuda_driver", "inputs.target_from").value_or("");
+      in.gpus_from = optional_string(*from, "gpus", "inputs.target_from").value_or("");
+      in.platform_from = optional_string(*from, "platform", "inputs.target_from").value_or("");
+      in.glibc_from = optional_string(*from, "glibc", "inputs.target_from").value_or("");
+    }
+    return in;
   }
 
   Environment read_environment(const toml::table& t) {

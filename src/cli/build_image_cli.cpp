@@ -8,7 +8,7 @@ namespace bevenv::cli {
 
 void add_build_image_commands(CLI::App& root, const GlobalOptions& global, Action& action) {
   auto options = std::make_shared<app::BuildImageOptions>();
-  auto lockfile = std::make_shared<std::string>("bevenv.lock");
+  auto lockfile = std::make_shared<std::string>();
   auto output = std::make_shared<std::string>("bevenv-image");
   auto base_image = std::make_shared<std::string>();
   auto probe = std::make_shared<std::string>();
@@ -30,9 +30,7 @@ void add_build_image_commands(CLI::App& root, const GlobalOptions& global, Actio
       "  bevenv build-image --builder buildah --builder-arg=--storage-driver=vfs\n"
       "Exit codes: 0 built (or written with --dry-run), 2 bad or stale lockfile, 3 builder "
       "failed.");
-  cmd->add_option("--lockfile", *lockfile, "Lockfile to read")
-      ->capture_default_str()
-      ->type_name("FILE");
+  cmd->add_option("--lockfile", *lockfile, kLockfileHelp)->type_name("FILE");
   cmd->add_option("-o,--output", *output, "Directory for Dockerfile, context.tar and run.sh")
       ->capture_default_str()
       ->type_name("DIR");
@@ -69,7 +67,6 @@ void add_build_image_commands(CLI::App& root, const GlobalOptions& global, Actio
   cmd->callback([&global, &action, options, lockfile, output, base_image, probe, context_dir,
                  project_dir, builder, tag, project, workers, no_input_check] {
     for (const auto& dir : global.matrix_overlays) options->matrix.overlays.emplace_back(dir);
-    options->lockfile = *lockfile;
     options->output = *output;
     if (!base_image->empty()) options->base_image = *base_image;
     if (!probe->empty()) options->probe = *probe;
@@ -85,7 +82,11 @@ void add_build_image_commands(CLI::App& root, const GlobalOptions& global, Actio
     options->on_log_line = [quiet](std::string_view line) {
       if (!quiet) std::cerr << line << '\n';
     };
-    action = [options] { return app::build_image(*options); };
+    action = [options, lockfile] {
+      options->lockfile = lockfile->empty() ? app::default_lockfile(options->project_file)
+                                            : std::filesystem::path(*lockfile);
+      return app::build_image(*options);
+    };
   });
 }
 

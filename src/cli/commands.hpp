@@ -1,11 +1,13 @@
 #pragma once
 // Each command file registers its subcommand and, when chosen, leaves the action to run.
 #include <CLI/CLI.hpp>
+#include <filesystem>
 #include <functional>
 #include <string>
 #include <vector>
 
 #include "bevenv/app/output.hpp"
+#include "bevenv/app/project_file.hpp"
 
 namespace bevenv::cli {
 
@@ -17,6 +19,16 @@ struct GlobalOptions {
 };
 
 using Action = std::function<app::CommandOutput()>;
+
+// The help text of every `--lockfile` that reads a lock.
+inline constexpr const char* kLockfileHelp =
+    "Lockfile to read (default: `bevenv.toml`'s `lockfile`, else bevenv.lock)";
+
+// `--lockfile` as given, else the lock `bevenv.toml` names, else `bevenv.lock`. Called inside an
+// action, not while parsing, so that a broken `bevenv.toml` is reported as bad input.
+inline std::filesystem::path lockfile_or_default(const std::string& given) {
+  return given.empty() ? app::default_lockfile() : std::filesystem::path(given);
+}
 
 // Registers `matrix check|show|rules`.
 void add_matrix_commands(CLI::App& root, const GlobalOptions& global, Action& action);

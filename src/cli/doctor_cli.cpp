@@ -58,7 +58,7 @@ void add_doctor_commands(CLI::App& root, const GlobalOptions& global, Action& ac
       ->type_name("PATH");
   doctor
       ->add_option("--lockfile", flags->lockfile,
-                   "Lockfile to compare with (default: ./bevenv.lock if present)")
+                   "Lockfile to compare with (default: `bevenv.toml`'s `lockfile`, else bevenv.lock, if present)")
       ->type_name("FILE");
   doctor
       ->add_option("--profile", flags->profile,
@@ -163,7 +163,7 @@ void add_doctor_commands(CLI::App& root, const GlobalOptions& global, Action& ac
         launch.gpus_per_node = flags->gpus_per_node;
         launch.run = flags->run;
         launch.probe = app::find_probe(flags->options.probe, {});
-        launch.lockfile = flags->options.lockfile.value_or("bevenv.lock");
+        launch.lockfile = flags->options.lockfile.value_or(app::default_lockfile());
         launch.timeout = std::chrono::seconds(flags->rank_timeout);
         launch.master_addr = flags->master_addr;
         launch.master_port = flags->master_port;

@@ -64,20 +64,20 @@ void add_lock_commands(CLI::App& root, const GlobalOptions& global, Action& acti
   });
 
   auto why_options = std::make_shared<app::WhyOptions>();
-  auto why_lockfile = std::make_shared<std::string>("bevenv.lock");
+  auto why_lockfile = std::make_shared<std::string>();
   CLI::App* why = root.add_subcommand("why", "Explain why a package is pinned in the lockfile");
   why->footer("Example:\n  bevenv why setuptools");
   why->add_option("package", why_options->package, "Package name")->required();
-  why->add_option("--lockfile", *why_lockfile, "Lockfile to read")
-      ->capture_default_str()
-      ->type_name("FILE");
+  why->add_option("--lockfile", *why_lockfile, kLockfileHelp)->type_name("FILE");
   why->callback([&action, why_options, why_lockfile] {
-    why_options->lockfile = *why_lockfile;
-    action = [why_options] { return app::why(*why_options); };
+    action = [why_options, why_lockfile] {
+      why_options->lockfile = lockfile_or_default(*why_lockfile);
+      return app::why(*why_options);
+    };
   });
 
   auto export_options = std::make_shared<app::ExportOptions>();
-  auto export_lockfile = std::make_shared<std::string>("bevenv.lock");
+  auto export_lockfile = std::make_shared<std::string>();
   auto export_format = std::make_shared<std::string>("requirements");
   auto export_output = std::make_shared<std::string>();
   CLI::App* exp =
@@ -91,9 +91,7 @@ void add_lock_commands(CLI::App& root, const GlobalOptions& global, Action& acti
   exp->add_option("--format", *export_format, "requirements, pylock or json")
       ->capture_default_str()
       ->check(CLI::IsMember({"requirements", "pylock", "json"}));
-  exp->add_option("--lockfile", *export_lockfile, "Lockfile to read")
-      ->capture_default_str()
-      ->type_name("FILE");
+  exp->add_option("--lockfile", *export_lockfile, kLockfileHelp)->type_name("FILE");
   exp->add_option("-o,--output", *export_output, "File to write (default: stdout)")
       ->type_name("FILE");
   exp->add_flag("!--no-hashes", export_options->hashes,
@@ -101,12 +99,14 @@ void add_lock_commands(CLI::App& root, const GlobalOptions& global, Action& acti
   exp->add_flag("--allow-unhashed", export_options->allow_unhashed,
                 "pylock: keep files without a recorded sha256 (empty `hashes` table)");
   exp->callback([&action, export_options, export_lockfile, export_format, export_output] {
-    export_options->lockfile = *export_lockfile;
     export_options->format = *export_format == "json"     ? app::ExportFormat::json
                              : *export_format == "pylock" ? app::ExportFormat::pylock
                                                           : app::ExportFormat::requirements;
     if (!export_output->empty()) export_options->output = *export_output;
-    action = [export_options] { return app::export_lockfile(*export_options); };
+    action = [export_options, export_lockfile] {
+      export_options->lockfile = lockfile_or_default(*export_lockfile);
+      return app::export_lockfile(*export_options);
+    };
   });
 }
 

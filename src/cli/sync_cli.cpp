@@ -7,7 +7,7 @@ namespace bevenv::cli {
 void add_sync_commands(CLI::App& root, const GlobalOptions& global, Action& action) {
   auto options = std::make_shared<app::SyncOptions>();
   auto venv = std::make_shared<std::string>();
-  auto lockfile = std::make_shared<std::string>("bevenv.lock");
+  auto lockfile = std::make_shared<std::string>();
   auto installer = std::make_shared<std::string>("pip");
   auto python = std::make_shared<std::string>();
   auto no_doctor = std::make_shared<bool>(false);
@@ -22,9 +22,7 @@ void add_sync_commands(CLI::App& root, const GlobalOptions& global, Action& acti
   sync->add_option("--venv", *venv, "The venv to sync (created when it does not exist)")
       ->required()
       ->type_name("PATH");
-  sync->add_option("--lockfile", *lockfile, "Lockfile to read")
-      ->capture_default_str()
-      ->type_name("FILE");
+  sync->add_option("--lockfile", *lockfile, kLockfileHelp)->type_name("FILE");
   sync->add_flag("--dry-run", options->dry_run, "Print the plan, change nothing");
   sync->add_option("--installer", *installer, "pip (the venv's own) or uv")
       ->capture_default_str()
@@ -35,12 +33,14 @@ void add_sync_commands(CLI::App& root, const GlobalOptions& global, Action& acti
   sync->add_flag("--no-doctor", *no_doctor, "Skip doctor's environment checks afterwards");
   sync->callback([&global, &action, options, venv, lockfile, installer, python, no_doctor] {
     options->venv = *venv;
-    options->lockfile = *lockfile;
     options->installer = *installer == "uv" ? app::Installer::uv : app::Installer::pip;
     if (!python->empty()) options->python = *python;
     options->doctor = !*no_doctor;
     for (const auto& dir : global.matrix_overlays) options->matrix.overlays.emplace_back(dir);
-    action = [options] { return app::sync(*options); };
+    action = [options, lockfile] {
+      options->lockfile = lockfile_or_default(*lockfile);
+      return app::sync(*options);
+    };
   });
 }
 

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets with clang into build-fuzz and runs each for SECONDS seconds
-# (default 60), printing how many inputs each one executed.
+# (default 60), printing how many inputs each one executed. The seed is fixed (FUZZ_SEED, default
+# 1) so that a run repeats: CI's short runs then pass or fail the same way on the same code, and a
+# longer run here (FUZZ_SEED=0: a new seed each time) is what explores.
 #   tests/fuzz/run.sh [SECONDS]
 set -euo pipefail
 
@@ -57,7 +59,7 @@ for target in "${targets[@]}"; do
     fuzz_index_headers) ((max_len >= 1024)) || max_len=1024 ;;
   esac
   mkdir -p "${build}/crashes"
-  if "${binary}" -max_total_time="${seconds}" -max_len="${max_len}" \
+  if "${binary}" -seed="${FUZZ_SEED:-1}" -max_total_time="${seconds}" -max_len="${max_len}" \
       -artifact_prefix="${build}/crashes/${target}-" -print_final_stats=1 "${corpus}" \
       >"${log}" 2>&1; then
     execs="$(grep -E '^stat::number_of_executed_units' "${log}" | awk '{print $2}')"

@@ -8,6 +8,7 @@
 #include "bevenv/lockfiles/reader.hpp"
 #include "bevenv/lockfiles/writer.hpp"
 #include "lock_inputs.hpp"
+#include "lock_recorded.hpp"
 
 namespace bevenv::app::detail {
 namespace {
@@ -23,6 +24,32 @@ std::size_t first_different_line(const std::string& a, const std::string& b) {
   return line;
 }
 
+// The `content_hash` the file records, as written; empty when it has none.
+std::string recorded_content_hash(const std::string& bytes) {
+  const std::string key = "\ncontent_hash = \"";
+  const auto at = bytes.find(key);
+  if (at == std::string::npos) return {};
+  const auto start = at + key.size();
+  return bytes.substr(start, bytes.find('"', start) - start);
+}
+
+void check_content_hash(const CheckedLock& checked, const std::filesystem::path& path) {
+  const std::string recorded = recorded_content_hash(checked.bytes);
+  if (recorded.empty()) {
+    throw Error(ExitCode::bad_input,
+                "`" + path.string() + "` has no `content_hash`: an older bevenv or a person wrote it",
+                "re-lock with `bevenv lock`");
+  }
+  if (recorded != lockfiles::content_hash(checked.lock)) {
+    throw Error(ExitCode::bad_input,
+                "`" + path.string() +
+                    "` was edited after `bevenv lock` wrote it: its content no longer hashes to "
+                    "the `content_hash` it records",
+                "re-lock with `bevenv lock`; an edited lock is not what was resolved, so it is "
+                "not built");
+  }
+}
+
 }  // namespace
 
 CheckedLock read_checked_lockfile(const std::filesystem::path& path) {
@@ -36,6 +63,7 @@ CheckedLock read_checked_lockfile(const std::filesystem::path& path) {
   if (!parsed) throw Error(ExitCode::bad_input, parsed.error().to_string(), parsed.error().hint);
   checked.lock = std::move(parsed).value();
   checked.digest = "sha256:" + core::sha256_hex(checked.bytes);
+  check_content_hash(checked, path);
   // bevenv writes one canonical form; anything else was written by someone else.
   const std::string canonical = lockfiles::to_toml(checked.lock);
   if (canonical != checked.bytes) {
@@ -51,15 +79,12 @@ CheckedLock read_checked_lockfile(const std::filesystem::path& path) {
 
 InputCheck check_lock_inputs(const lockfiles::Lockfile& lock, const BuildImageOptions& options) {
   InputCheck result;
-  LockOptions relock;
-  relock.matrix = options.matrix;
-  if (!lock.profile.empty()) relock.profile = lock.profile;
-  relock.target.python = lock.target.python;
-  if (!lock.target.cuda_driver.empty()) relock.target.cuda_driver = lock.target.cuda_driver;
-  relock.target.gpus = lock.target.gpus;
-  relock.target.platform = lock.target.platform;
-  if (!lock.target.glibc.empty()) relock.target.glibc = lock.target.glibc;
-  relock.project_file = options.project_file;
+  // The request the lock recorded, made again: its indexes, its requirements, its target where
+  // flags gave it, and `bevenv.toml` read again (an edited project target makes it stale).
+  LockOptions base;
+  base.matrix = options.matrix;
+  base.project_file = options.project_file;
+  const LockOptions relock = with_recorded_inputs(base, lock);
   std::string now;
   try {
     const LockInputs inputs = gather_lock_inputs(relock);

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <ctime>
 
+#include "bevenv/app/project_file.hpp"
 #include "bevenv/core/error.hpp"
 #include "bevenv/core/fs.hpp"
 #include "bevenv/lockfiles/reader.hpp"
@@ -21,8 +22,10 @@ using doctor_detail::json;
 
 std::optional<fs::path> lockfile_path(const DoctorOptions& options) {
   if (options.lockfile) return options.lockfile;
+  // Without `--lockfile`, the lock `bevenv lock` writes here, when there is one.
+  const fs::path path = default_lockfile();
   std::error_code error;
-  if (fs::is_regular_file("bevenv.lock", error)) return fs::path("bevenv.lock");
+  if (fs::is_regular_file(path, error)) return path;
   return std::nullopt;
 }
 

@@ -3,6 +3,7 @@
 #include <variant>
 
 #include "bevenv/app/lock.hpp"
+#include "bevenv/app/project_file.hpp"
 #include "bevenv/core/error.hpp"
 #include "bevenv/core/fs.hpp"
 #include "bevenv/lockfiles/diff.hpp"
@@ -12,6 +13,7 @@
 #include "lock_generated.hpp"
 #include "lock_index.hpp"
 #include "lock_inputs.hpp"
+#include "lock_recorded.hpp"
 #include "lock_result.hpp"
 #include "lock_translate.hpp"
 #include "lock_unsolvable.hpp"
@@ -237,14 +239,35 @@ CommandOutput resolve_and_write(const LockOptions& options, const LockInputs& in
   return out;
 }
 
+// `bevenv lock` (or `--check`) with nothing asked: the request the existing lock recorded. A
+// lock that does not read is said and left alone (`bevenv.toml` may still say what to lock).
+LockOptions recorded_request(const LockOptions& given, std::vector<Line>& notes) {
+  if (!asks_nothing(given)) return given;
+  const fs::path path = given.output.value_or(default_lockfile());
+  std::error_code error;
+  if (!fs::is_regular_file(path, error)) return given;
+  try {
+    const lockfiles::Lockfile old = lockfiles::read_lockfile(path);
+    notes.push_back({Mark::none, 0, recorded_inputs_note(old, path.string()), false, false});
+    return with_recorded_inputs(given, old);
+  } catch (const core::Error& e) {
+    notes.push_back({Mark::warning, 0,
+                     "`" + path.string() + "` does not read, so its inputs are not used: " +
+                         e.what(),
+                     false, false});
+    return given;
+  }
+}
+
 }  // namespace
 
-CommandOutput lock(const LockOptions& options) {
+CommandOutput lock(const LockOptions& given) {
   const auto start = Clock::now();
+  std::vector<Line> target;
+  const LockOptions options = recorded_request(given, target);
   const LockInputs inputs = gather_lock_inputs(options);
   CommandOutput out = resolve_and_write(options, inputs, start);
   // Where the target came from goes to stderr, before anything else the command says there.
-  std::vector<Line> target;
   for (const auto& note : inputs.target_notes)
     target.push_back({Mark::none, 0, note, false, false});
   for (const auto& warning : inputs.target_warnings)

@@ -8,6 +8,7 @@
 #include "bevenv/core/sha256.hpp"
 #include "bevenv/core/text_input.hpp"
 #include "bevenv/matrix/loader.hpp"
+#include "lock_recorded.hpp"
 #include "lock_target.hpp"
 
 namespace bevenv::app {
@@ -71,6 +72,24 @@ std::string profile_names(const matrix::Matrix& m) {
   return names;
 }
 
+// The target an earlier lock recorded goes over `bevenv.toml`'s, with its own origins.
+void overlay_recorded(TargetOverrides& target, const TargetOverrides& recorded) {
+  if (recorded.python) {
+    target.python = recorded.python;
+    target.python_from = recorded.python_from;
+  }
+  if (recorded.cuda_driver) {
+    target.cuda_driver = recorded.cuda_driver;
+    target.driver_from = recorded.driver_from;
+  }
+  if (!recorded.gpus.empty()) {
+    target.gpus = recorded.gpus;
+    target.gpus_from = recorded.gpus_from;
+  }
+  if (recorded.platform) target.platform = recorded.platform;
+  if (recorded.glibc) target.glibc = recorded.glibc;
+}
+
 }  // namespace
 
 LockInputs gather_lock_inputs(const LockOptions& options) {
@@ -90,6 +109,9 @@ LockInputs gather_lock_inputs(const LockOptions& options) {
   if (project) {
     if (!profile_name) profile_name = project->profile;
     target = project->target;
+  }
+  overlay_recorded(target, options.recorded_target);
+  if (project) {
     for (const auto& text : project->requirements) {
       inputs.requirements.push_back(
           {parse_requirement(text, project->path.string()), project->path.filename().string()});
@@ -127,6 +149,7 @@ LockInputs gather_lock_inputs(const LockOptions& options) {
   inputs.target = resolve_target(choice.overrides, profile_python);
   inputs.target_notes = std::move(choice.notes);
   inputs.target_warnings = std::move(choice.warnings);
+  inputs.recorded = inputs_to_record(options, inputs.target, inputs.profile != nullptr);
 
   if (options.index_url) inputs.index_sources.push_back("index " + *options.index_url);
   for (const auto& url : options.extra_index_urls)
@@ -135,13 +158,8 @@ LockInputs gather_lock_inputs(const LockOptions& options) {
   if (options.no_index) inputs.index_sources.push_back("no-index");
   if (!inputs.index_sources.empty()) drop_generated_releases(inputs.matrix);
 
-  if (options.output) {
-    inputs.output = *options.output;
-  } else if (project && project->lockfile) {
-    inputs.output = *project->lockfile;
-  } else {
-    inputs.output = "bevenv.lock";
-  }
+  inputs.output = options.output.value_or(
+      project && project->lockfile ? *project->lockfile : std::filesystem::path("bevenv.lock"));
   return inputs;
 }
 

@@ -185,6 +185,7 @@ lockfiles::Lockfile build_lockfile(const LockInputs& inputs, const Translation& 
   lock.target.glibc = inputs.target.glibc.to_string();
   if (inputs.target.cuda_driver) lock.target.cuda_driver = inputs.target.cuda_driver->to_string();
   for (const auto& gpu : inputs.target.gpus) lock.target.gpus.push_back(gpu.name());
+  lock.inputs = inputs.recorded;
 
   const matrix::Selection selection = selection_of(inputs, solution);
   std::vector<const matrix::Rule*> applied;

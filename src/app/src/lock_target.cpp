@@ -35,19 +35,23 @@ std::vector<std::string> split_list(const std::string& text) {
   return out;
 }
 
+// A value that carries its own origin (one an earlier lock recorded) keeps it.
 void take(TargetOverrides& into, const TargetOverrides& from, const std::string& label_python,
           const std::string& label_driver, const std::string& label_gpus) {
+  const auto label = [](const std::string& own, const std::string& layer) {
+    return own.empty() ? layer : own;
+  };
   if (from.python) {
     into.python = from.python;
-    into.python_from = label_python;
+    into.python_from = label(from.python_from, label_python);
   }
   if (from.cuda_driver) {
     into.cuda_driver = from.cuda_driver;
-    into.driver_from = label_driver;
+    into.driver_from = label(from.driver_from, label_driver);
   }
   if (!from.gpus.empty()) {
     into.gpus = from.gpus;
-    into.gpus_from = label_gpus;
+    into.gpus_from = label(from.gpus_from, label_gpus);
   }
   if (from.platform) into.platform = from.platform;
   if (from.glibc) into.glibc = from.glibc;

@@ -157,4 +157,11 @@ std::vector<std::string> read_requirements_file(const std::filesystem::path& pat
   return out;
 }
 
+std::filesystem::path default_lockfile(const std::optional<std::filesystem::path>& project_file) {
+  std::error_code error;
+  if (!project_file && !std::filesystem::exists("bevenv.toml", error)) return "bevenv.lock";
+  const ProjectFile project = read_project_file(project_file.value_or("bevenv.toml"));
+  return project.lockfile.value_or("bevenv.lock");
+}
+
 }  // namespace bevenv::app

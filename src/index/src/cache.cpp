@@ -25,6 +25,16 @@ std::int64_t to_int64(std::string_view text) {
   return value;
 }
 
+// A size written by write_size: decimal digits only. Anything else (a sign, a stray byte, a value
+// past 2^63) is an entry another program or a crash left, and reads as absent.
+std::optional<std::uint64_t> to_size(std::string_view text) {
+  std::uint64_t value = 0;
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+  const bool whole = error == std::errc() && end == text.data() + text.size();
+  if (!whole || value > static_cast<std::uint64_t>(INT64_MAX)) return std::nullopt;
+  return value;
+}
+
 fs::path keyed(const fs::path& root, const char* area, const std::string& url) {
   return root / area / core::sha256_hex(url);
 }
@@ -108,7 +118,11 @@ std::optional<DownloadedFile> file_by_url(const fs::path& root, const std::strin
   std::istringstream in(*text);
   DownloadedFile file;
   std::string filename;
-  if (!(in >> file.sha256 >> file.size >> filename)) return std::nullopt;
+  std::string size;
+  if (!(in >> file.sha256 >> size >> filename)) return std::nullopt;
+  const auto parsed = to_size(size);
+  if (!parsed) return std::nullopt;
+  file.size = *parsed;
   file.path = file_path(root, file.sha256, filename);
   std::error_code ec;
   if (!fs::is_regular_file(file.path, ec)) return std::nullopt;
@@ -124,8 +138,8 @@ void remember_file_url(const fs::path& root, const std::string& url, const Downl
 std::optional<std::uint64_t> read_size(const fs::path& root, const std::string& url) {
   if (root.empty()) return std::nullopt;
   const auto text = core::try_read_file(keyed(root, "sizes-v1", url));
-  if (!text || text->empty()) return std::nullopt;
-  return static_cast<std::uint64_t>(to_int64(*text));
+  if (!text) return std::nullopt;
+  return to_size(*text);
 }
 
 void write_size(const fs::path& root, const std::string& url, std::uint64_t size) {

@@ -23,6 +23,26 @@ struct Target {
   bool operator==(const Target&) const = default;
 };
 
+// What `bevenv lock` was asked, beyond the profile and the target values: enough for `lock
+// --check`, build-image and sync to make the same request again without its flags. Target values
+// that came from `bevenv.toml` are read there again, so that an edit of it makes the lock stale.
+struct Inputs {
+  std::vector<std::string> requirements;  // `--require`, as given
+  std::string requirements_file;          // `-r`, as given; empty when none
+  std::string project_file;               // `--project`; empty: ./bevenv.toml when present
+  std::string index_url;                  // `--index-url`
+  std::vector<std::string> extra_index_urls;
+  std::vector<std::string> find_links;
+  bool no_index = false;
+  std::string profile_from;  // `--profile` or `bevenv.toml`; empty without a profile
+  // Where each target value came from: `--cuda-driver`, `BEVENV_GPUS`, `bevenv.toml`,
+  // `detected`, a host record; empty for a default. The lock's reasons quote these words.
+  std::string python_from, cuda_driver_from, gpus_from;
+  std::string platform_from, glibc_from;  // `--platform`, `--glibc`; empty otherwise
+  bool empty() const { return *this == Inputs{}; }
+  bool operator==(const Inputs&) const = default;
+};
+
 struct BaseImage {
   std::string tag;                    // `nvidia/cuda:11.3.1-cudnn8-devel-ubuntu20.04`
   std::optional<std::string> digest;  // `sha256:<hex>` when pinned
@@ -121,6 +141,7 @@ struct Lockfile {
   std::string input_hash;      // `sha256:<hex>` of the inputs; `lock --check` compares it
   std::string profile;         // empty when no profile was used
   Target target;
+  Inputs inputs;
   Environment environment;
   std::vector<Package> packages;  // canonical order: normalized name
   std::vector<BuildStep> builds;  // canonical order: as given (later steps may need earlier)

@@ -12,6 +12,10 @@ namespace bevenv::lockfiles {
 // would refuse is a bug in the caller, not something to save.
 std::string to_toml(const Lockfile& lock);
 
+// `sha256:<hex>` of to_toml(lock) without its `content_hash` line, which to_toml writes after
+// `input_hash`: build-image and sync refuse a file whose content no longer hashes to it.
+std::string content_hash(const Lockfile& lock);
+
 // Writes to_toml(lock) to `path` atomically (a reader never sees a half-written file).
 void write_lockfile(const std::filesystem::path& path, const Lockfile& lock);
 

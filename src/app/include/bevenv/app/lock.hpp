@@ -27,6 +27,9 @@ struct LockOptions {
   bool offline = false;                       // --offline: the download cache only
   bool no_index = false;                      // --no-index: find-links only
   bool index_progress = true;                 // a progress bar on stderr when it is a terminal
+  // The target an earlier lock recorded (lock_recorded.hpp): over `bevenv.toml`, under the
+  // environment and flags; each value keeps its origin.
+  TargetOverrides recorded_target;
 };
 
 CommandOutput lock(const LockOptions& options);

@@ -1,0 +1,114 @@
+#include "lock_recorded.hpp"
+
+namespace bevenv::app {
+namespace {
+
+constexpr const char* kProjectOrigin = "`bevenv.toml`";
+
+// A value recorded with its origin is asked again with that origin, so the re-lock explains
+// itself in the same words; one from `bevenv.toml` (or a default) is left to be found again.
+bool replayed(const std::string& origin) { return !origin.empty() && origin != kProjectOrigin; }
+
+std::string describe_target(const lockfiles::Lockfile& lock) {
+  const lockfiles::Inputs& in = lock.inputs;
+  std::string text;
+  const auto add = [&text](const std::string& part) { text += (text.empty() ? "" : ", ") + part; };
+  if (replayed(in.python_from)) add("python " + lock.target.python + " (" + in.python_from + ")");
+  if (replayed(in.cuda_driver_from)) {
+    add("CUDA driver " + (lock.target.cuda_driver.empty() ? "none" : lock.target.cuda_driver) +
+        " (" + in.cuda_driver_from + ")");
+  }
+  if (replayed(in.gpus_from)) {
+    std::string gpus;
+    for (const auto& gpu : lock.target.gpus) gpus += (gpus.empty() ? "" : " ") + gpu;
+    add("GPUs " + (gpus.empty() ? std::string("none") : gpus) + " (" + in.gpus_from + ")");
+  }
+  return text;
+}
+
+}  // namespace
+
+lockfiles::Inputs inputs_to_record(const LockOptions& options, const TargetFacts& target,
+                                   bool has_profile) {
+  lockfiles::Inputs in;
+  in.requirements = options.requirements;
+  if (options.requirements_file) in.requirements_file = options.requirements_file->string();
+  if (options.project_file) in.project_file = options.project_file->string();
+  in.index_url = options.index_url.value_or("");
+  in.extra_index_urls = options.extra_index_urls;
+  in.find_links = options.find_links;
+  in.no_index = options.no_index;
+  // Without `--profile`, the profile came from `bevenv.toml` (the only other place it can).
+  if (has_profile) in.profile_from = options.profile ? "`--profile`" : kProjectOrigin;
+  // A default python is "the profile"'s: nothing asked, nothing to record.
+  if (options.target.python || target.python_from != "the profile") {
+    in.python_from = target.python_from;
+  }
+  in.cuda_driver_from = target.driver_from;
+  in.gpus_from = target.gpus_from;
+  if (options.target.platform) in.platform_from = "`--platform`";
+  if (options.target.glibc) in.glibc_from = "`--glibc`";
+  return in;
+}
+
+bool asks_nothing(const LockOptions& options) {
+  const TargetOverrides& t = options.target;
+  const bool no_target = !t.python && !t.cuda_driver && t.gpus.empty() && !t.platform && !t.glibc;
+  return no_target && !options.profile && options.requirements.empty() &&
+         !options.requirements_file && !options.project_file && !options.index_url &&
+         options.extra_index_urls.empty() && options.find_links.empty() && !options.no_index;
+}
+
+LockOptions with_recorded_inputs(LockOptions base, const lockfiles::Lockfile& lock) {
+  lockfiles::Inputs in = lock.inputs;
+  if (in.empty()) {
+    // A lock written before `[inputs]` existed: its whole target, as it stands.
+    in.python_from = in.cuda_driver_from = in.gpus_from = "`bevenv.lock`";
+    in.platform_from = in.glibc_from = "`bevenv.lock`";
+  }
+  if (!lock.profile.empty() && in.profile_from != kProjectOrigin) base.profile = lock.profile;
+  base.requirements = in.requirements;
+  if (!in.requirements_file.empty()) base.requirements_file = in.requirements_file;
+  if (!in.project_file.empty() && !base.project_file) base.project_file = in.project_file;
+  if (!in.index_url.empty()) base.index_url = in.index_url;
+  base.extra_index_urls = in.extra_index_urls;
+  base.find_links = in.find_links;
+  base.no_index = in.no_index;
+  // The recorded target is a layer under the environment and flags, over `bevenv.toml`
+  // (choose_target keeps the origin each value carries).
+  TargetOverrides& t = base.recorded_target;
+  if (replayed(in.python_from)) {
+    t.python = lock.target.python;
+    t.python_from = in.python_from;
+  }
+  if (replayed(in.cuda_driver_from) && !lock.target.cuda_driver.empty()) {
+    t.cuda_driver = lock.target.cuda_driver;
+    t.driver_from = in.cuda_driver_from;
+  }
+  if (replayed(in.gpus_from)) {
+    // A lock for no GPU was asked as `--gpu none`: ask it so again.
+    const bool none = lock.target.gpus.empty() && lock.target.cuda_driver.empty();
+    t.gpus = none ? std::vector<std::string>{"none"} : lock.target.gpus;
+    t.gpus_from = in.gpus_from;
+  }
+  if (!in.platform_from.empty()) t.platform = lock.target.platform;
+  if (!in.glibc_from.empty() && !lock.target.glibc.empty()) t.glibc = lock.target.glibc;
+  return base;
+}
+
+std::string recorded_inputs_note(const lockfiles::Lockfile& lock, const std::string& path) {
+  std::string asked = lock.profile.empty() ? std::string() : "profile `" + lock.profile + "`";
+  const lockfiles::Inputs& in = lock.inputs;
+  if (!in.requirements.empty() || !in.requirements_file.empty()) {
+    asked += (asked.empty() ? "" : ", ") + std::string("its requirements");
+  }
+  if (!in.index_url.empty() || !in.extra_index_urls.empty() || !in.find_links.empty()) {
+    asked += (asked.empty() ? "" : ", ") + std::string("its indexes");
+  }
+  const std::string target = describe_target(lock);
+  if (!target.empty()) asked += (asked.empty() ? "" : ", ") + target;
+  return "inputs from `" + path + "`: " + (asked.empty() ? "as recorded" : asked) +
+         "; flags replace them";
+}
+
+}  // namespace bevenv::app
