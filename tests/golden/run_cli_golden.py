@@ -3,8 +3,10 @@
 combined output of its steps with the case's expected.txt.
 
 A case is a directory with case.json: {"steps": [["lock", "--profile", "smoke"], ...]} and
-optionally "env": {...}. Steps `["@mkdir", DIR]`, `["@cat", FILE]` and `["@hadolint", FILE]`
-make a directory, print a file the case wrote, and lint a Dockerfile. Steps run in one fresh temporary directory, so later steps see the
+optionally "env": {...}. Steps `["@mkdir", DIR]`, `["@write", FILE, TEXT]`, `["@sed", FILE, OLD,
+NEW]`, `["@cat", FILE]` and `["@hadolint", FILE]` make a directory, write a file (a project file
+the case needs), replace text in a file (a hand edit), print a file the case wrote, and lint a
+Dockerfile. Steps run in one fresh temporary directory, so later steps see the
 files earlier ones wrote. Timings are masked. BEVENV_UPDATE_GOLDEN=1 rewrites expected.txt.
 """
 import json
@@ -46,6 +48,18 @@ def run_case(bevenv: str, case: Path) -> str:
             head = step[0] if step else ""  # an empty step is bare `bevenv`
             if head == "@mkdir":
                 Path(work, step[1]).mkdir(parents=True, exist_ok=True)
+                continue
+            if head == "@write":
+                Path(work, step[1]).write_text(step[2])
+                transcript.append("$ write " + step[1])
+                continue
+            if head == "@sed":
+                path = Path(work, step[1])
+                text = path.read_text()
+                if step[2] not in text:
+                    raise SystemExit(f"{case.name}: `{step[2]}` is not in {step[1]}")
+                path.write_text(text.replace(step[2], step[3], 1))
+                transcript.append(f"$ edit {step[1]}: {step[2]} -> {step[3]}")
                 continue
             if head == "@cat":
                 transcript.append("$ cat " + step[1])

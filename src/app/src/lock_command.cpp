@@ -75,7 +75,12 @@ CommandOutput check_against_disk(const LockInputs& inputs, const lockfiles::Lock
     return out;
   }
   const std::string on_disk = core::read_file(inputs.output);
-  if (on_disk == lockfiles::to_toml(fresh)) {
+  auto old = lockfiles::parse_lockfile(on_disk, path);
+  // The same lock asked in other words (`--python 3.8` left out where the profile says 3.8) is
+  // up to date: `[inputs]` records how it was asked, not what it holds.
+  lockfiles::Lockfile same_request = fresh;
+  if (old) same_request.inputs = old.value().inputs;
+  if (on_disk == lockfiles::to_toml(same_request)) {
     out.add("`" + path + "` is up to date (input hash " + fresh.input_hash.substr(7, 12) + ")",
             Mark::ok);
     out.json = {{"status", "up-to-date"}, {"lockfile", path}, {"input_hash", fresh.input_hash}};
@@ -84,9 +89,8 @@ CommandOutput check_against_disk(const LockInputs& inputs, const lockfiles::Lock
   out.exit_code = ExitCode::problem_found;
   out.add("`" + path + "` is stale: a re-lock would change it", Mark::problem);
   nlohmann::json changes = nlohmann::json::array();
-  auto old = lockfiles::parse_lockfile(on_disk, path);
   if (old) {
-    for (const auto& change : lockfiles::diff_lockfiles(old.value(), fresh)) {
+    for (const auto& change : lockfiles::diff_lockfiles(old.value(), same_request)) {
       out.add(change.text, Mark::none, 1);
       changes.push_back(change.text);
     }
@@ -239,16 +243,19 @@ CommandOutput resolve_and_write(const LockOptions& options, const LockInputs& in
   return out;
 }
 
-// `bevenv lock` (or `--check`) with nothing asked: the request the existing lock recorded. A
+// `bevenv lock` (or `--check`) not naming what to lock: the request the existing lock recorded,
+// with the flags given over it. A
 // lock that does not read is said and left alone (`bevenv.toml` may still say what to lock).
 LockOptions recorded_request(const LockOptions& given, std::vector<Line>& notes) {
-  if (!asks_nothing(given)) return given;
+  if (!names_nothing_to_lock(given)) return given;
   const fs::path path = given.output.value_or(default_lockfile());
   std::error_code error;
   if (!fs::is_regular_file(path, error)) return given;
   try {
     const lockfiles::Lockfile old = lockfiles::read_lockfile(path);
-    notes.push_back({Mark::none, 0, recorded_inputs_note(old, path.string()), false, false});
+    if (std::string note = recorded_inputs_note(old, path.string()); !note.empty()) {
+      notes.push_back({Mark::none, 0, std::move(note), false, false});
+    }
     return with_recorded_inputs(given, old);
   } catch (const core::Error& e) {
     notes.push_back({Mark::warning, 0,

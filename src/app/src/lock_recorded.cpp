@@ -51,12 +51,8 @@ lockfiles::Inputs inputs_to_record(const LockOptions& options, const TargetFacts
   return in;
 }
 
-bool asks_nothing(const LockOptions& options) {
-  const TargetOverrides& t = options.target;
-  const bool no_target = !t.python && !t.cuda_driver && t.gpus.empty() && !t.platform && !t.glibc;
-  return no_target && !options.profile && options.requirements.empty() &&
-         !options.requirements_file && !options.project_file && !options.index_url &&
-         options.extra_index_urls.empty() && options.find_links.empty() && !options.no_index;
+bool names_nothing_to_lock(const LockOptions& options) {
+  return !options.profile && options.requirements.empty() && !options.requirements_file;
 }
 
 LockOptions with_recorded_inputs(LockOptions base, const lockfiles::Lockfile& lock) {
@@ -66,14 +62,23 @@ LockOptions with_recorded_inputs(LockOptions base, const lockfiles::Lockfile& lo
     in.python_from = in.cuda_driver_from = in.gpus_from = "`bevenv.lock`";
     in.platform_from = in.glibc_from = "`bevenv.lock`";
   }
-  if (!lock.profile.empty() && in.profile_from != kProjectOrigin) base.profile = lock.profile;
-  base.requirements = in.requirements;
-  if (!in.requirements_file.empty()) base.requirements_file = in.requirements_file;
+  // What to lock comes from the lock unless the command line names some of it.
+  const bool names_what = !names_nothing_to_lock(base);
+  if (!names_what) {
+    if (!lock.profile.empty() && in.profile_from != kProjectOrigin) base.profile = lock.profile;
+    base.requirements = in.requirements;
+    if (!in.requirements_file.empty()) base.requirements_file = in.requirements_file;
+  }
   if (!in.project_file.empty() && !base.project_file) base.project_file = in.project_file;
-  if (!in.index_url.empty()) base.index_url = in.index_url;
-  base.extra_index_urls = in.extra_index_urls;
-  base.find_links = in.find_links;
-  base.no_index = in.no_index;
+  // Sources: the recorded ones unless flags name any.
+  const bool names_sources = base.index_url || !base.extra_index_urls.empty() ||
+                             !base.find_links.empty() || base.no_index;
+  if (!names_sources) {
+    if (!in.index_url.empty()) base.index_url = in.index_url;
+    base.extra_index_urls = in.extra_index_urls;
+    base.find_links = in.find_links;
+    base.no_index = in.no_index;
+  }
   // The recorded target is a layer under the environment and flags, over `bevenv.toml`
   // (choose_target keeps the origin each value carries).
   TargetOverrides& t = base.recorded_target;
@@ -81,7 +86,9 @@ LockOptions with_recorded_inputs(LockOptions base, const lockfiles::Lockfile& lo
     t.python = lock.target.python;
     t.python_from = in.python_from;
   }
-  if (replayed(in.cuda_driver_from) && !lock.target.cuda_driver.empty()) {
+  // `--gpu none` asks for no GPU, so no recorded driver either.
+  const bool cpu_asked = base.target.gpus == std::vector<std::string>{"none"};
+  if (replayed(in.cuda_driver_from) && !lock.target.cuda_driver.empty() && !cpu_asked) {
     t.cuda_driver = lock.target.cuda_driver;
     t.driver_from = in.cuda_driver_from;
   }
@@ -97,8 +104,11 @@ LockOptions with_recorded_inputs(LockOptions base, const lockfiles::Lockfile& lo
 }
 
 std::string recorded_inputs_note(const lockfiles::Lockfile& lock, const std::string& path) {
-  std::string asked = lock.profile.empty() ? std::string() : "profile `" + lock.profile + "`";
   const lockfiles::Inputs& in = lock.inputs;
+  // What `bevenv.toml` says is read there again, and not credited to the lock.
+  std::string asked = lock.profile.empty() || in.profile_from == kProjectOrigin
+                          ? std::string()
+                          : "profile `" + lock.profile + "`";
   if (!in.requirements.empty() || !in.requirements_file.empty()) {
     asked += (asked.empty() ? "" : ", ") + std::string("its requirements");
   }
@@ -107,8 +117,8 @@ std::string recorded_inputs_note(const lockfiles::Lockfile& lock, const std::str
   }
   const std::string target = describe_target(lock);
   if (!target.empty()) asked += (asked.empty() ? "" : ", ") + target;
-  return "inputs from `" + path + "`: " + (asked.empty() ? "as recorded" : asked) +
-         "; flags replace them";
+  if (asked.empty()) return {};
+  return "inputs from `" + path + "`: " + asked + "; flags replace them";
 }
 
 }  // namespace bevenv::app

@@ -15,16 +15,18 @@ namespace bevenv::app {
 lockfiles::Inputs inputs_to_record(const LockOptions& options, const TargetFacts& target,
                                    bool has_profile);
 
-// True when the command line names nothing to lock: no profile, requirement, target, index or
-// project file (`-o`, `--check`, `--offline` and the matrix say how, not what).
-bool asks_nothing(const LockOptions& options);
+// True when the command line does not say what to lock: no profile or requirement (a target, an
+// index, a project file, `-o` or `--check` change how, and keep the rest of the request).
+bool names_nothing_to_lock(const LockOptions& options);
 
-// `base` with the request `lock` recorded: its profile (unless `bevenv.toml` named it), its
-// `--require` and `-r`, its indexes and project file, and the target values that did not come
-// from `bevenv.toml` (that file is read again, so that an edit of it makes the lock stale).
+// `base` with the request `lock` recorded, where `base` does not say otherwise: its profile
+// (unless `bevenv.toml` named it), `--require`, `-r` and project file, its indexes, and under the
+// flags the target values that did not come from `bevenv.toml` (which is read again, so that an
+// edit of it makes the lock stale).
 LockOptions with_recorded_inputs(LockOptions base, const lockfiles::Lockfile& lock);
 
-// One line for stderr: what was taken from the lock at `path`.
+// One line for stderr: what was taken from the lock at `path`; empty when nothing was (all of it
+// came from `bevenv.toml`).
 std::string recorded_inputs_note(const lockfiles::Lockfile& lock, const std::string& path);
 
 }  // namespace bevenv::app
