@@ -64,8 +64,8 @@ class Reader {
   Lockfile read(const toml::table& root) {
     read_schema_version(root);
     check_keys(root, "",
-               {"schema_version", "generator", "matrix_version", "input_hash", "content_hash", "profile", "target",
-                "inputs", "environment", "package", "build", "rule"});
+               {"schema_version", "generator", "matrix_version", "input_hash", "content_hash",
+                "profile", "target", "inputs", "environment", "package", "build", "rule"});
     Lockfile lock;
     lock.generator = required_string(root, "generator", "");
     lock.matrix_version = required_string(root, "matrix_version", "");
@@ -258,9 +258,9 @@ class Reader {
     const bool hex = hash->size() == 71 && hash->rfind("sha256:", 0) == 0 &&
                      hash->find_first_not_of("0123456789abcdef", 7) == std::string::npos;
     if (!hex) {
-      fail(root.get("content_hash")->source(),
-           "`content_hash`: expected `sha256:` and 64 lower-case hex digits, found `" + *hash +
-               "`");
+      fail(
+          root.get("content_hash")->source(),
+          "`content_hash`: expected `sha256:` and 64 lower-case hex digits, found `" + *hash + "`");
     }
   }
 
@@ -283,7 +283,8 @@ class Reader {
     }
     in.profile_from = optional_string(t, "profile_from", "inputs").value_or("");
     if (const toml::table* from = optional_table(t, "target_from", "inputs")) {
-      check_keys(*from, "inputs.target_from", {"python", "cuda_driver", "gpus", "platform", "glibc"});
+      check_keys(*from, "inputs.target_from",
+                 {"python", "cuda_driver", "gpus", "platform", "glibc"});
       in.python_from = optional_string(*from, "python", "inputs.target_from").value_or("");
       in.cuda_driver_from =
           optional_string(*from, "cuda_driver", "inputs.target_from").value_or("");
@@ -366,8 +367,9 @@ class Reader {
   Reason read_reason(const toml::table& t, const std::string& at) {
     check_keys(t, at, {"kind", "text", "package", "rule_id", "source"});
     Reason r;
-    r.kind = kind_value<ReasonKind>(t, at, reason_kind_from_string,
-                                    {"requested", "required-by", "rule", "preferred", "observed", "target"});
+    r.kind = kind_value<ReasonKind>(
+        t, at, reason_kind_from_string,
+        {"requested", "required-by", "rule", "preferred", "observed", "target"});
     r.text = required_string(t, "text", at);
     r.package = optional_string(t, "package", at);
     r.rule_id = optional_string(t, "rule_id", at);

@@ -58,7 +58,8 @@ void add_doctor_commands(CLI::App& root, const GlobalOptions& global, Action& ac
       ->type_name("PATH");
   doctor
       ->add_option("--lockfile", flags->lockfile,
-                   "Lockfile to compare with (default: `bevenv.toml`'s `lockfile`, else bevenv.lock, if present)")
+                   "Lockfile to compare with (default: `bevenv.toml`'s `lockfile`, else "
+                   "bevenv.lock, if present)")
       ->type_name("FILE");
   doctor
       ->add_option("--profile", flags->profile,

@@ -42,6 +42,12 @@ void add_lock_commands(CLI::App& root, const GlobalOptions& global, Action& acti
       ->type_name("FILE");
   lock->add_flag("--check", lock_options->check,
                  "Do not write; exit 1 and show what would change if the lock is stale");
+  lock->add_flag("-U,--upgrade", lock_options->upgrade,
+                 "Let every package move to the newest version allowed (default: keep the lock's "
+                 "pins)");
+  lock->add_option("-P,--upgrade-package", lock_options->upgrade_packages,
+                   "Let this package move, keeping the other pins (repeatable)")
+      ->type_name("NAME");
   // Package indexes (src/app/src/lock_index.cpp): read only when one of these is given.
   lock->add_option("--index-url", lock_options->index_url,
                    "Default package index (PEP 503/691), instead of PyPI")

@@ -36,9 +36,10 @@ std::string recorded_content_hash(const std::string& bytes) {
 void check_content_hash(const CheckedLock& checked, const std::filesystem::path& path) {
   const std::string recorded = recorded_content_hash(checked.bytes);
   if (recorded.empty()) {
-    throw Error(ExitCode::bad_input,
-                "`" + path.string() + "` has no `content_hash`: an older bevenv or a person wrote it",
-                "re-lock with `bevenv lock`");
+    throw Error(
+        ExitCode::bad_input,
+        "`" + path.string() + "` has no `content_hash`: an older bevenv or a person wrote it",
+        "re-lock with `bevenv lock`");
   }
   if (recorded != lockfiles::content_hash(checked.lock)) {
     throw Error(ExitCode::bad_input,

@@ -1,5 +1,6 @@
 #include <chrono>
 #include <filesystem>
+#include <optional>
 #include <variant>
 
 #include "bevenv/app/lock.hpp"
@@ -13,6 +14,7 @@
 #include "lock_generated.hpp"
 #include "lock_index.hpp"
 #include "lock_inputs.hpp"
+#include "lock_keep.hpp"
 #include "lock_recorded.hpp"
 #include "lock_result.hpp"
 #include "lock_translate.hpp"
@@ -147,14 +149,34 @@ std::vector<std::string> requirements_not_complete(const Translation& translatio
   return out;
 }
 
+// Pins that moved, first ten shown (the rest with -v): a re-lock should change little, and
+// what it changes is what to review.
+void report_pin_changes(CommandOutput& out, const std::vector<std::string>& changes) {
+  constexpr std::size_t kShown = 10;
+  out.json["pin_changes"] = changes;
+  if (changes.empty()) {
+    out.add("no pin changed", Mark::none, 1).verbose_only = true;
+    return;
+  }
+  out.add(std::to_string(changes.size()) + " pin(s) changed:", Mark::none, 1);
+  for (std::size_t i = 0; i < changes.size(); ++i) {
+    out.add(changes[i], Mark::none, 2).verbose_only = i >= kShown;
+  }
+  if (changes.size() > kShown) {
+    out.add("... and " + std::to_string(changes.size() - kShown) + " more (`-v` lists them)",
+            Mark::none, 2);
+  }
+}
+
 using Clock = std::chrono::steady_clock;
 
 CommandOutput resolve_and_write(const LockOptions& options, const LockInputs& inputs,
-                                Clock::time_point start) {
+                                const lockfiles::Lockfile* previous, Clock::time_point start) {
   Translation translation = translate(inputs, requested_extras(inputs));
   // Package indexes: records for uncurated packages (lock_index.cpp); null when none is given.
   const std::unique_ptr<IndexSession> index = open_index(options, inputs);
   if (index) add_index_records(*index, inputs, translation);
+  if (previous != nullptr) keep_previous_pins(translation, inputs, *previous, options);
   const auto preferred = translation.request.preferred;
   auto result = solve_with_preferences(translation, inputs);
   // Offline, the extras chosen packages ask for are known only once they are chosen: solve
@@ -235,6 +257,7 @@ CommandOutput resolve_and_write(const LockOptions& options, const LockInputs& in
               {"elapsed_ms", ms},
               {"packages", packages_json(lock)},
               {"requirements_not_complete", unsure}};
+  if (previous != nullptr) report_pin_changes(out, pin_changes(*previous, lock));
   if (index) {
     for (const auto& skipped : index->skipped)
       out.add("not a candidate: " + skipped, Mark::warning, 1);
@@ -243,26 +266,19 @@ CommandOutput resolve_and_write(const LockOptions& options, const LockInputs& in
   return out;
 }
 
-// `bevenv lock` (or `--check`) not naming what to lock: the request the existing lock recorded,
-// with the flags given over it. A
-// lock that does not read is said and left alone (`bevenv.toml` may still say what to lock).
-LockOptions recorded_request(const LockOptions& given, std::vector<Line>& notes) {
-  if (!names_nothing_to_lock(given)) return given;
-  const fs::path path = given.output.value_or(default_lockfile());
+// The lock this run replaces, when there is one that reads; one that does not is said, and
+// neither its pins nor its inputs are used.
+std::optional<lockfiles::Lockfile> previous_lock(const fs::path& path, std::vector<Line>& notes) {
   std::error_code error;
-  if (!fs::is_regular_file(path, error)) return given;
+  if (!fs::is_regular_file(path, error)) return std::nullopt;
   try {
-    const lockfiles::Lockfile old = lockfiles::read_lockfile(path);
-    if (std::string note = recorded_inputs_note(old, path.string()); !note.empty()) {
-      notes.push_back({Mark::none, 0, std::move(note), false, false});
-    }
-    return with_recorded_inputs(given, old);
+    return lockfiles::read_lockfile(path);
   } catch (const core::Error& e) {
-    notes.push_back({Mark::warning, 0,
-                     "`" + path.string() + "` does not read, so its inputs are not used: " +
-                         e.what(),
-                     false, false});
-    return given;
+    notes.push_back(
+        {Mark::warning, 0,
+         "`" + path.string() + "` does not read, so its pins and inputs are not used: " + e.what(),
+         false, false});
+    return std::nullopt;
   }
 }
 
@@ -271,9 +287,20 @@ LockOptions recorded_request(const LockOptions& given, std::vector<Line>& notes)
 CommandOutput lock(const LockOptions& given) {
   const auto start = Clock::now();
   std::vector<Line> target;
-  const LockOptions options = recorded_request(given, target);
+  const std::optional<lockfiles::Lockfile> previous =
+      previous_lock(given.output.value_or(default_lockfile(given.project_file)), target);
+  LockOptions options = given;
+  // Not naming what to lock asks again what the lock recorded, under the flags given.
+  if (previous && names_nothing_to_lock(given)) {
+    options = with_recorded_inputs(given, *previous);
+    if (std::string note = recorded_inputs_note(
+            *previous, options.output.value_or(default_lockfile(options.project_file)).string());
+        !note.empty()) {
+      target.push_back({Mark::none, 0, std::move(note), false, false});
+    }
+  }
   const LockInputs inputs = gather_lock_inputs(options);
-  CommandOutput out = resolve_and_write(options, inputs, start);
+  CommandOutput out = resolve_and_write(options, inputs, previous ? &*previous : nullptr, start);
   // Where the target came from goes to stderr, before anything else the command says there.
   for (const auto& note : inputs.target_notes)
     target.push_back({Mark::none, 0, note, false, false});

@@ -29,7 +29,7 @@ struct LockInputs {
   // source can change the lock, so it is part of the input hash.
   std::vector<std::string> index_sources;
   std::filesystem::path output;
-  lockfiles::Inputs recorded;  // what the lock's `[inputs]` says was asked
+  lockfiles::Inputs recorded;                // what the lock's `[inputs]` says was asked
   std::vector<std::string> target_notes;     // where the target came from, when not from flags
   std::vector<std::string> target_warnings;  // a GPU profile locked for no GPU, ...
 };

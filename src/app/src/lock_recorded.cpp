@@ -71,8 +71,8 @@ LockOptions with_recorded_inputs(LockOptions base, const lockfiles::Lockfile& lo
   }
   if (!in.project_file.empty() && !base.project_file) base.project_file = in.project_file;
   // Sources: the recorded ones unless flags name any.
-  const bool names_sources = base.index_url || !base.extra_index_urls.empty() ||
-                             !base.find_links.empty() || base.no_index;
+  const bool names_sources =
+      base.index_url || !base.extra_index_urls.empty() || !base.find_links.empty() || base.no_index;
   if (!names_sources) {
     if (!in.index_url.empty()) base.index_url = in.index_url;
     base.extra_index_urls = in.extra_index_urls;

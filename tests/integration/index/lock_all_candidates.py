@@ -2,7 +2,8 @@
 """`bevenv lock` from a find-links directory must see every version the specifiers allow: here
 the only solution uses the 12th-newest release of `top`, and pip's resolver (the oracle, run on
 the same wheels) must reach the same pins. Then a wheel is replaced by one with other
-dependencies (new mtime): the warm re-lock must read it again and follow pip to the new answer.
+dependencies (new mtime): a plain re-lock keeps the lock's pins (they still hold), and the warm
+re-lock with `--upgrade` must read the new file again and follow pip to the new answer.
 
 Usage: lock_all_candidates.py BEVENV
 """
@@ -29,9 +30,9 @@ def write_wheel(directory, name, version, requires):
         archive.writestr(f"{dist}.dist-info/RECORD", "")
 
 
-def bevenv_pins(bevenv, wheels, roots, work, cache):
+def bevenv_pins(bevenv, wheels, roots, work, cache, extra=()):
     out = os.path.join(work, "bevenv.lock")
-    command = [bevenv, "-q", "lock", "--no-index", "--find-links", wheels, "-o", out]
+    command = [bevenv, "-q", "lock", "--no-index", "--find-links", wheels, "-o", out, *extra]
     for r in roots:
         command += ["--require", r]
     done = subprocess.run(command, capture_output=True, text=True,
@@ -69,7 +70,11 @@ def main():
     time.sleep(0.01)
     os.remove(os.path.join(wheels, "top-15.0-py3-none-any.whl"))
     write_wheel(wheels, "top", "15.0", [])
-    ours, theirs = bevenv_pins(bevenv, wheels, roots, work, cache), pip_pins(wheels, roots, work)
+    kept = bevenv_pins(bevenv, wheels, roots, work, cache)
+    assert kept == {"base": "3.0", "top": "3.0"}, f"a plain re-lock moved pins that hold: {kept}"
+    print(f"all-candidates: a plain re-lock keeps the pins: {kept}")
+    ours = bevenv_pins(bevenv, wheels, roots, work, cache, ["--upgrade"])
+    theirs = pip_pins(wheels, roots, work)
     assert ours == theirs, (ours, theirs)
     assert ours["top"] == "15.0", ours
     print(f"all-candidates: after a wheel changed, bevenv and pip agree: {ours}")

@@ -20,6 +20,10 @@ struct LockOptions {
   std::optional<std::filesystem::path> project_file;       // --project; default ./bevenv.toml
   std::optional<std::filesystem::path> output;             // -o; default bevenv.lock
   bool check = false;  // compare with the file on disk instead of writing it
+  // A re-lock keeps the pins of the lock it replaces (same profile and target) unless `upgrade`
+  // lets every package move, or `upgrade_packages` names those that may.
+  bool upgrade = false;                       // --upgrade, -U
+  std::vector<std::string> upgrade_packages;  // --upgrade-package, -P (repeatable)
   // Package indexes (src/app/src/lock_index.cpp): read only when one of these sources is given.
   std::optional<std::string> index_url;       // --index-url
   std::vector<std::string> extra_index_urls;  // --extra-index-url (repeatable)

@@ -25,7 +25,8 @@ ProjectFile read_project_file(const std::filesystem::path& path);
 // The lockfile a command reads when none is named: the `lockfile` of `project_file` (default
 // `./bevenv.toml`, when it exists) or else `bevenv.lock`. Every command asks here, so `lock` and
 // the commands that read its output agree. Throws like read_project_file on a broken project file.
-std::filesystem::path default_lockfile(const std::optional<std::filesystem::path>& project_file = {});
+std::filesystem::path default_lockfile(
+    const std::optional<std::filesystem::path>& project_file = {});
 
 // Reads a pip-style requirements file: one PEP 508 requirement per line, `#` comments, blank
 // lines; `-r`/`-c`/`--hash` options are rejected with the line number.

@@ -1,0 +1,25 @@
+#pragma once
+// A re-lock changes only what it must: the pins of the lock being replaced become preferences
+// (as uv and pip-tools keep locked versions), unless `--upgrade` lets every package move or
+// `--upgrade-package NAME` lets one.
+#include <string>
+#include <vector>
+
+#include "bevenv/app/lock.hpp"
+#include "bevenv/lockfiles/model.hpp"
+#include "lock_inputs.hpp"
+#include "lock_translate.hpp"
+
+namespace bevenv::app {
+
+// Puts the pins of `previous` at the front of the preferences (rules' preferences, later in the
+// list, win over them), when `previous` is a lock of the same profile and target. Throws
+// core::Error(bad_input) for an `--upgrade-package` name that `previous` does not pin.
+void keep_previous_pins(Translation& translation, const LockInputs& inputs,
+                        const lockfiles::Lockfile& previous, const LockOptions& options);
+
+// `torch 1.10.1+cu113 -> 1.10.2+cu113`, `+ six 1.16.0`, `- tqdm 4.66.0`: the pins that differ.
+std::vector<std::string> pin_changes(const lockfiles::Lockfile& previous,
+                                     const lockfiles::Lockfile& fresh);
+
+}  // namespace bevenv::app
