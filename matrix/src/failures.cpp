@@ -19,6 +19,13 @@ bool FixContext::holds(const EnvCondition& condition) const {
   return true;
 }
 
+bool Failure::can_happen(const FixContext& context) const {
+  if (!context.holds(applies)) return false;
+  return applies_any.empty() ||
+         std::any_of(applies_any.begin(), applies_any.end(),
+                     [&context](const EnvCondition& c) { return context.holds(c); });
+}
+
 const FailureFix* Failure::fix_for(const FixContext& context) const {
   for (const FailureFix& fix : fixes) {
     if (context.holds(fix.when)) return &fix;

@@ -143,6 +143,20 @@ void read_failures(const toml::node& node, const FileContext& file, std::size_t 
     if (const toml::table* applies = reader.table("applies")) {
       applies_ok = read_condition(*applies, "failure.applies", file, failure.applies);
     }
+    const auto any = reader.tables("applies_any");
+    for (std::size_t i = 0; i < any.size(); ++i) {
+      const std::string context = "failure.applies_any[" + std::to_string(i) + "]";
+      EnvCondition condition;
+      if (!read_condition(*any[i], context, file, condition)) {
+        applies_ok = false;
+      } else if (condition.empty()) {
+        reader.file_error(reader.position("applies_any"),
+                          "`" + context + "`: needs `python` or `packages`");
+        applies_ok = false;
+      } else {
+        failure.applies_any.push_back(std::move(condition));
+      }
+    }
     read_patterns(reader, file, failure);
     if (!reader.has("fixes")) {
       reader.file_error(reader.position(), "`failure`: missing required key `fixes`");

@@ -57,7 +57,7 @@ void word_python_checks(const json& report, const matrix::Matrix* matrix,
     }
     // Where the failure cannot happen (F2 without a torch <1.11), the observation is no finding:
     // neither a warning to read nor a verdict for `--record` to store.
-    if (!context.holds(failure->applies)) continue;
+    if (!failure->can_happen(context)) continue;
     const matrix::FailureCheck& check = *failure->check;
     const auto version = installed.find(check.package);
     const std::string subject =

@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include "bevenv/app/project_file.hpp"
+
 namespace bevenv::app {
 namespace {
 
@@ -135,7 +137,10 @@ CommandOutput render_dry_run(const SyncReport& r) {
     out.add(venv + " matches `" + r.options->lockfile.string() + "`", Mark::ok);
     return out;
   }
+  // The command that applies the plan names the lock when it is not the default one.
+  const bool default_lock = r.options->lockfile == default_lockfile();
   out.add("Dry run: nothing changed; `bevenv sync --venv " + r.options->venv.string() +
+              (default_lock ? "" : " --lockfile " + r.options->lockfile.string()) +
               "` applies this plan",
           Mark::info);
   out.exit_code = core::ExitCode::problem_found;

@@ -109,6 +109,17 @@ TEST_CASE("failures: where a failure applies at all", "[matrix]") {
   CHECK_FALSE(python_only.holds(f2.applies));
 }
 
+TEST_CASE("failures: F3 can happen only beside an mmcv 1.x", "[matrix]") {
+  const matrix::Failure& f3 = *shipped().find_failure("F3");
+  CHECK(f3.can_happen(host("3.8.18", {{"yapf", "0.40.2"}, {"mmcv-full", "1.4.0"}})));
+  CHECK(f3.can_happen(host("3.8.18", {{"yapf", "0.40.2"}, {"mmcv", "1.7.2"}})));
+  // yapf alone, or with mmcv 2.x (whose Config no longer passes `verify`): nothing to break.
+  CHECK_FALSE(f3.can_happen(host("3.8.18", {{"yapf", "0.43.0"}})));
+  CHECK_FALSE(f3.can_happen(host("3.10.12", {{"yapf", "0.40.2"}, {"mmcv", "2.1.0"}})));
+  // A log from elsewhere: unknown facts rule nothing out.
+  CHECK(f3.can_happen(matrix::FixContext{}));
+}
+
 TEST_CASE("failures: broken entries are refused with file, line and field", "[matrix]") {
   const auto errors = load_errors(
       "[[failure]]\n"                                                              // 1

@@ -182,6 +182,8 @@ struct Failure {
   std::string title;
   std::string cause;
   EnvCondition applies;  // where it can happen at all; empty: anywhere
+  // And, when not empty, at least one of these holds (F3: with mmcv-full 1.x or mmcv 1.x).
+  std::vector<EnvCondition> applies_any;
   std::vector<LogSignature> patterns;
   std::vector<FailureFix> fixes;  // first whose `when` holds wins
   std::optional<FailureCheck> check;
@@ -189,6 +191,8 @@ struct Failure {
   std::vector<std::string> detected_by;   // doctor check ids
   std::vector<std::string> sources;
   Origin origin;
+  // Whether it can happen in `context`: `applies` holds, and one of `applies_any` when given.
+  bool can_happen(const FixContext& context) const;
   // The fix that fits `context`: the first whose `when` holds; null when none does.
   const FailureFix* fix_for(const FixContext& context) const;
 };
