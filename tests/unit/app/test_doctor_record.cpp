@@ -55,7 +55,7 @@ std::map<std::string, std::string> lock_smoke(const std::string& python) {
 }
 
 TEST_CASE("doctor --record: observed failures are avoided by the next lock") {
-  const std::string python = python_minor("bad");
+  const std::string python = python_minor("bad-mmcv");
   const auto data = test::temp_dir("xdg");
   test::ScopedEnv xdg("XDG_DATA_HOME", data.string());
   test::ScopedEnv matrix_path("BEVENV_MATRIX_PATH", std::nullopt);
@@ -64,7 +64,7 @@ TEST_CASE("doctor --record: observed failures are avoided by the next lock") {
   const auto before = lock_smoke(python);
   REQUIRE(before.at("yapf") == "0.40.2");
 
-  const CommandOutput out = record_venv("bad");
+  const CommandOutput out = record_venv("bad-mmcv");
   const fs::path file = out.json.at("recorded").at("file").get<std::string>();
   CHECK(file.parent_path() == data / "bevenv" / "observed");
   CHECK(file.filename() == out.json.at("fingerprint").get<std::string>() + ".toml");
@@ -94,7 +94,7 @@ TEST_CASE("doctor --record: observed failures are avoided by the next lock") {
 }
 
 TEST_CASE("doctor --record: observed successes are preferred; earlier failures are kept") {
-  const std::string python = python_minor("good");
+  const std::string python = python_minor("good-mmcv");
   const auto data = test::temp_dir("xdg-good");
   test::ScopedEnv xdg("XDG_DATA_HOME", data.string());
   test::ScopedEnv matrix_path("BEVENV_MATRIX_PATH", std::nullopt);
@@ -103,14 +103,14 @@ TEST_CASE("doctor --record: observed successes are preferred; earlier failures a
   // torch-less venv does not change that: F2 was not observed on a package it can bite.
   const std::string setuptools = lock_smoke(python).at("setuptools");
   REQUIRE(setuptools != "58.0.4");
-  const CommandOutput good = record_venv("good");
+  const CommandOutput good = record_venv("good-mmcv");
   CHECK(good.json.at("recorded").at("kept") == 0);
   const auto preferred = lock_smoke(python);
   CHECK(preferred.at("setuptools") == setuptools);
   CHECK(preferred.at("yapf") == "0.40.1");
 
   // A later run on the same host with the bad venv adds its failures beside the successes.
-  const CommandOutput bad = record_venv("bad");
+  const CommandOutput bad = record_venv("bad-mmcv");
   CHECK(bad.json.at("recorded").at("kept").get<int>() >= 1);
   const std::string text = core::read_file(bad.json.at("recorded").at("file").get<std::string>());
   CHECK_THAT(text, Catch::Contains("version = \"0.40.1\""));
@@ -124,7 +124,7 @@ TEST_CASE("doctor --record DIR writes there; a record names only matrix packages
   const auto dir = test::temp_dir("record-dir");
   DoctorOptions options;
   options.probe = fs::path(BEVENV_PROBE_EXE);
-  options.python = test::venv_python("bad");
+  options.python = test::venv_python("bad-mmcv");
   options.check = "F3";
   options.record = true;
   options.record_dir = dir / "nested";

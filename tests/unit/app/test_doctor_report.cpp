@@ -65,6 +65,24 @@ TEST_CASE("doctor: the lock's CUDA against a driver that is too old") {
   }
 }
 
+TEST_CASE("doctor: a lock for no GPU needs no driver") {
+  const auto& matrix = test::embedded_matrix();
+  nlohmann::json cpu_host = test::h200_report();
+  cpu_host["driver"] = {{"status", "missing"}, {"error", "libcuda.so.1: cannot open"}};
+  const auto cpu_lock = test::small_lock("3.12.3", {});  // no driver, GPU or CUDA in its target
+  REQUIRE(cpu_lock.target.cuda_driver.empty());
+  const auto without = with_id(judge(cpu_host, &cpu_lock, matrix), "driver");
+  REQUIRE(without.size() == 1);
+  CHECK(without[0].severity == Severity::ok);
+  CHECK_THAT(without[0].title, Catch::Contains("none needed"));
+  // A lock for a GPU, or no lock at all: the missing driver is a problem.
+  auto gpu_lock = cpu_lock;
+  gpu_lock.target.cuda_driver = "12.2";
+  gpu_lock.target.gpus = {"sm_86"};
+  CHECK(with_id(judge(cpu_host, &gpu_lock, matrix), "driver")[0].severity == Severity::problem);
+  CHECK(with_id(judge(cpu_host, nullptr, matrix), "driver")[0].severity == Severity::problem);
+}
+
 TEST_CASE("doctor: the matrix's driver floor wins over bevenv-probe's table") {
   // An overlay that corrects the floor of CUDA 12.1; the probe's built-in table keeps its own.
   std::vector<matrix::SourceFile> files = matrix::embedded_files();
@@ -247,7 +265,11 @@ TEST_CASE("doctor: the Python checks in the catalogue's words, where the failure
   }
   SECTION("a warning-only check and a passing one take their words from the matrix") {
     const auto report = python_report(
-        "3.8.18", "1.10.1", {{"torch", "1.10.1"}, {"yapf", "0.40.1"}, {"nuscenes-devkit", "1.1.9"}},
+        "3.8.18", "1.10.1",
+        {{"torch", "1.10.1"},
+         {"yapf", "0.40.1"},
+         {"mmcv-full", "1.4.0"},
+         {"nuscenes-devkit", "1.1.9"}},
         nlohmann::json::array({{{"id", "F3"}, {"status", "ok"}, {"evidence", "accepted"}},
                                {{"id", "F1"}, {"status", "problem"}, {"evidence", "dict_keys"}}}));
     const auto findings = judge(report, nullptr, matrix);

@@ -1,6 +1,7 @@
 // bevenv doctor against real virtual environments made from real PyPI wheels
 // (tests/unit/probes/make_probe_venvs.sh): setuptools 58.0.4 / yapf 0.40.1 ("good") and
-// setuptools 59.6.0 / yapf 0.40.2 ("bad"), and real F2/F3 tracebacks from them.
+// setuptools 59.6.0 / yapf 0.40.2 ("bad"), the same with mmcv-full 1.4.0's metadata ("-mmcv": F3
+// bites only beside mmcv 1.x), and real F2/F3 tracebacks from them.
 #include <catch2/catch.hpp>
 #include <sstream>
 
@@ -38,7 +39,7 @@ const nlohmann::json& only_check(const CommandOutput& out, const std::string& id
 
 TEST_CASE("doctor on real venvs: F2 setuptools and F3 yapf verdicts and fixes") {
   SECTION("yapf 0.40.1 passes") {
-    const CommandOutput out = run_check("good", "F3");
+    const CommandOutput out = run_check("good-mmcv", "F3");
     CHECK(only_check(out, "F3")["severity"] == "ok");
     CHECK(out.exit_code == core::ExitCode::ok);
   }
@@ -53,9 +54,20 @@ TEST_CASE("doctor on real venvs: F2 setuptools and F3 yapf verdicts and fixes") 
       CHECK(out.exit_code == core::ExitCode::ok);
     }
   }
-  SECTION("yapf 0.40.2 fails F3") {
+  SECTION("yapf 0.40.2 without mmcv is no F3 finding") {
     const CommandOutput out = run_check("bad", "F3");
-    const auto& check = only_check(out, "F3");
+    CHECK(out.json.at("checks").empty());
+    CHECK(out.exit_code == core::ExitCode::ok);
+  }
+  SECTION("yapf 0.40.2 beside mmcv-full 1.4.0 fails F3") {
+    const CommandOutput out = run_check("bad-mmcv", "F3");
+    // The probe's verdict, and the matrix rule on the same pair (`known-bad`, tied to F3).
+    const auto& checks = out.json.at("checks");
+    REQUIRE(checks.size() == 2);
+    CHECK(checks[1]["id"] == "known-bad");
+    CHECK(checks[1]["failure"] == "F3");
+    const auto& check = checks[0];
+    REQUIRE(check["id"] == "F3");
     CHECK(check["severity"] == "problem");
     CHECK_THAT(check["title"].get<std::string>(), Catch::Contains("yapf 0.40.2"));
     CHECK_THAT(check["fix"].get<std::string>(), Catch::Contains("yapf==0.40.1"));
@@ -78,8 +90,9 @@ TEST_CASE("doctor on real venvs: drift against a lock that pins setuptools 58.0.
   CHECK_THAT(setuptools, Catch::Contains("setuptools 59.6.0 installed") &&
                              Catch::Contains("58.0.4") && !Catch::Contains("F2"));
   CHECK_THAT(checks[0]["fix"].get<std::string>(), Catch::Contains("setuptools==58.0.4"));
+  // No mmcv either: yapf 0.40.2 breaks nothing here, so its drift names no failure.
   CHECK_THAT(checks[1]["title"].get<std::string>(),
-             Catch::Contains("yapf 0.40.2 installed") && Catch::Contains("F3"));
+             Catch::Contains("yapf 0.40.2 installed") && !Catch::Contains("F3"));
 
   const CommandOutput good = run_check("good", "drift", path);
   CHECK(only_check(good, "drift")["severity"] == "ok");

@@ -30,4 +30,18 @@ make_venv() {
 # F3: yapf 0.40.1 accepts FormatCode(verify=True), 0.40.2 removed it.
 make_venv good "setuptools==58.0.4" "yapf==0.40.1"
 make_venv bad "setuptools==59.6.0" "yapf==0.40.2"
+# F3 bites only beside mmcv 1.x (failures.toml `applies_any`): the same venvs with the metadata of
+# mmcv-full 1.4.0 (no code: the doctor's F3 verdict needs it installed, not importable).
+with_mmcv_metadata() {
+  site="$("$root/$1/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')"
+  info="$site/mmcv_full-1.4.0.dist-info"
+  mkdir -p "$info"
+  printf 'Metadata-Version: 2.1\nName: mmcv-full\nVersion: 1.4.0\n' >"$info/METADATA"
+  echo pip >"$info/INSTALLER"
+  : >"$info/RECORD"
+}
+make_venv good-mmcv "setuptools==58.0.4" "yapf==0.40.1"
+with_mmcv_metadata good-mmcv
+make_venv bad-mmcv "setuptools==59.6.0" "yapf==0.40.2"
+with_mmcv_metadata bad-mmcv
 make_venv cudatools "nvidia-cuda-cuobjdump<14" "nvidia-cuda-nvdisasm<14"
