@@ -112,10 +112,13 @@ constexpr const char* kBashMain = R"(_bevenv() {
   COMPREPLY=()
   for ((i = 1; i < COMP_CWORD; i++)); do
     word=${COMP_WORDS[i]}
-    if [[ -n $pending ]]; then
+    # A word after an option that takes a value is that value, unless it is another option
+    # (`doctor --record` may go without one).
+    if [[ -n $pending && $word != -* ]]; then
       # bash splits `--opt=value` at `=`: the value is the word after the `=`.
       [[ $word == = ]] || pending=
     elif [[ $word == -* ]]; then
+      pending=
       _bevenv_value_of "$cmd $word" && pending=$word
     elif _bevenv_child "$cmd $word"; then
       cmd=$_bevenv_r slot=0
@@ -123,7 +126,7 @@ constexpr const char* kBashMain = R"(_bevenv() {
       slot=$((slot + 1))
     fi
   done
-  if [[ -n $pending ]]; then
+  if [[ -n $pending && $cur != -* ]]; then
     [[ $cur == = ]] && cur=
     _bevenv_reply "$cmd $pending" "$cur"
   elif [[ $cur == -* ]]; then
@@ -166,11 +169,12 @@ constexpr const char* kZshMain = R"(_bevenv() {
   local -a _bevenv_a
   for ((i = 2; i < CURRENT; i++)); do
     word=${words[i]}
-    if [[ -n $pending ]]; then
+    if [[ -n $pending && $word != -* ]]; then
       pending=
     elif [[ $word == -*=* ]]; then
-      :
+      pending=
     elif [[ $word == -* ]]; then
+      pending=
       _bevenv_value_of "$cmd $word" && pending=$word
     elif _bevenv_child "$cmd $word"; then
       cmd=$_bevenv_r slot=0
@@ -178,7 +182,7 @@ constexpr const char* kZshMain = R"(_bevenv() {
       slot=$((slot + 1))
     fi
   done
-  if [[ -n $pending ]]; then
+  if [[ -n $pending && $cur != -* ]]; then
     _bevenv_reply "$cmd $pending"
   elif [[ $cur == -*=* ]]; then
     word=${cur%%=*}

@@ -101,7 +101,11 @@ def common_cases(shell, complete):
            exactly=["pip", "uv"])
     expect(shell, "bevenv completions", complete(["bevenv", "completions", ""]),
            exactly=["bash", "zsh", "fish"])
-    expect(shell, "options after a value", complete(["bevenv", "lock", "--profile", "smoke", "--o"]),
+    expect(shell, "an optional value left out",
+           complete(["bevenv", "doctor", "--record", "--json", "--lo"]),
+           exactly=["--lockfile", "--log"])
+    expect(shell, "options after a value",
+           complete(["bevenv", "lock", "--profile", "smoke", "--o"]),
            want=["--output", "--offline"])
 
 
@@ -129,7 +133,8 @@ def main():
             scripts[shell] = Path(tmp, "_bevenv" if shell == "zsh" else f"bevenv.{shell}")
             scripts[shell].write_text(text)
         for shell in ["bash", "zsh"]:
-            done = subprocess.run([shell, "-n", str(scripts[shell])], capture_output=True, text=True)
+            done = subprocess.run([shell, "-n", str(scripts[shell])], capture_output=True,
+                                  text=True)
             check(f"{shell} -n parses the script", done.returncode == 0, done.stderr)
 
         b = lambda words: bash(str(scripts["bash"]), words, work, env)
