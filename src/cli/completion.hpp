@@ -52,7 +52,8 @@ struct Command {
 struct MatrixWords {
   std::vector<std::string> profiles;
   std::vector<std::string> packages;
-  std::vector<std::string> gpus;  // `sm_86`: every architecture a known toolkit targets
+  std::vector<std::string> gpus;      // `sm_86`: every architecture a known toolkit targets
+  std::vector<std::string> failures;  // `F3`: the failure catalogue's ids
 };
 
 // The visible tree under `root`: hidden commands and options (empty group) are left out.

@@ -20,6 +20,7 @@ MatrixWords matrix_words(const GlobalOptions& global) {
   for (const auto& toolkit : m.toolkits) {
     words.gpus.insert(words.gpus.end(), toolkit.sm.begin(), toolkit.sm.end());
   }
+  for (const auto& failure : m.failures) words.failures.push_back(failure.id);
   std::sort(words.gpus.begin(), words.gpus.end());
   words.gpus.erase(std::unique(words.gpus.begin(), words.gpus.end()), words.gpus.end());
   return words;

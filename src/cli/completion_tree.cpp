@@ -7,7 +7,7 @@
 namespace bevenv::cli::completion {
 namespace {
 
-enum class Names { none, profiles, packages, gpus, directory };
+enum class Names { none, profiles, packages, gpus, failures, directory };
 
 // Values CLI11 cannot tell us: names from the matrix, and positionals without a type name.
 // `command` is the subcommand's own name, `*` any; `option` is CLI11's get_name().
@@ -20,6 +20,7 @@ constexpr Special kSpecials[] = {
     {"*", "--profile", Names::profiles},      {"*", "--gpu", Names::gpus},
     {"why", "package", Names::packages},      {"show", "package", Names::packages},
     {"profiles", "profile", Names::profiles}, {"check", "dir", Names::directory},
+    {"rules", "--failure", Names::failures},
 };
 
 Names special_names(const CLI::App& command, const CLI::Option& option) {
@@ -69,6 +70,8 @@ Value value_of(const CLI::App& command, const CLI::Option& option, const MatrixW
       return {ValueKind::words, words.packages};
     case Names::gpus:
       return {ValueKind::words, words.gpus};
+    case Names::failures:
+      return {ValueKind::words, words.failures};
     case Names::directory:
       return {ValueKind::directory, {}};
     case Names::none:

@@ -97,6 +97,8 @@ def common_cases(shell, complete):
     expect(shell, "bevenv why", complete(["bevenv", "why", "setupt"]), want=["setuptools"])
     expect(shell, "bevenv matrix profiles", complete(["bevenv", "matrix", "profiles", "uni"]),
            want=["uniad", "uniad-2.0"])
+    expect(shell, "bevenv matrix rules --failure",
+           complete(["bevenv", "matrix", "rules", "--failure", "F1"]), want=["F1", "F12"])
     expect(shell, "bevenv sync --installer", complete(["bevenv", "sync", "--installer", ""]),
            exactly=["pip", "uv"])
     expect(shell, "bevenv completions", complete(["bevenv", "completions", ""]),
