@@ -8,6 +8,7 @@ debian_packages=(
   libsolv-dev libsolvext-dev libcurl4-openssl-dev libarchive-dev
   nlohmann-json3-dev libtomlplusplus-dev catch2 libcli11-dev
   python3 python3-venv python3-pip buildah debootstrap iproute2 patchelf
+  zsh fish  # the completion test drives the real shells
 )
 python_tools=(
   "pip==26.3"           # the installer whose parser and resolver the tests compare against

@@ -8,6 +8,7 @@
 #include "bevenv/core/error.hpp"
 #include "build_image_cli.hpp"
 #include "commands.hpp"
+#include "completion.hpp"
 #include "printer.hpp"
 #include "usage_error.hpp"
 
@@ -46,6 +47,8 @@ int run(int argc, char** argv) {
   bevenv::cli::add_matrix_commands(root, global, action);
   bevenv::cli::add_build_image_commands(root, global, action);
   bevenv::cli::add_doctor_commands(root, global, action);
+  // Last: its script is walked from the finished tree.
+  bevenv::cli::completion::add_completion_commands(root, global, action);
 
   // Bare `bevenv`: the help, which is what its user is looking for (exit 2: nothing ran).
   if (argc <= 1) {
