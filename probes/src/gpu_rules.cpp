@@ -47,7 +47,8 @@ std::string driver_version_text(const json& report) {
   return "";
 }
 
-void driver_status(const json& report, std::vector<Finding>& out) {
+void driver_status(const json& report, const Expectations& expectations,
+                   std::vector<Finding>& out) {
   const std::string status = status_of(report, "driver");
   if (status.empty()) return;
   const json& driver = report["driver"];
@@ -59,6 +60,9 @@ void driver_status(const json& report, std::vector<Finding>& out) {
       title += " (overridden; really " + driver.value("real_cuda_version", "?") + ")";
     }
     out.push_back(make_finding("driver", Severity::ok, title));
+  } else if (status == "missing" && !expectations.gpu_needed) {
+    out.push_back(make_finding("driver", Severity::ok,
+                               "no NVIDIA driver, and none needed: the lock is for no GPU"));
   } else if (status == "missing") {
     out.push_back(make_finding("driver", Severity::problem,
                                "no NVIDIA driver: `libcuda.so.1` not found",
@@ -232,7 +236,7 @@ std::string arch_list_entry(const std::string& sm) {
 }  // namespace
 
 void gpu_findings(const json& report, const Expectations& expectations, std::vector<Finding>& out) {
-  driver_status(report, out);
+  driver_status(report, expectations, out);
   if (expectations.cuda_version && report.contains("driver")) {
     cuda_vs_driver(report, "driver-cuda", "the lock's", *expectations.cuda_version, out);
   }

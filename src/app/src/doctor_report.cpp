@@ -118,6 +118,11 @@ std::vector<std::string> split_arch_list(const std::string& text) {
 probes::Expectations expectations_for(const json& report, const DoctorContext& ctx) {
   probes::Expectations expect;
   if (ctx.lock != nullptr) {
+    // A lock for no GPU needs no driver (the GPU checks asked by name still fail without one:
+    // `doctor --check gpus`).
+    const lockfiles::Target& target = ctx.lock->target;
+    expect.gpu_needed =
+        !target.cuda_driver.empty() || !target.gpus.empty() || !ctx.lock->environment.cuda.empty();
     expect.target_archs = split_arch_list(ctx.lock->environment.torch_cuda_arch_list);
     for (const auto& build : ctx.lock->builds) {
       for (const auto& arch : split_arch_list(build.cuda_arch_list)) {
@@ -140,31 +145,11 @@ probes::Expectations expectations_for(const json& report, const DoctorContext& c
   return expect;
 }
 
-// A lock for no GPU (`--gpu none`) needs no driver: on a CPU machine its absence is a fact, not
-// a problem (the GPU checks asked by name still fail there: `doctor --check gpus`).
-void no_driver_needed(const DoctorContext& ctx, const nlohmann::json& report,
-                      std::vector<probes::Finding>& findings) {
-  const lockfiles::Lockfile* lock = ctx.lock;
-  if (lock == nullptr || !lock->target.cuda_driver.empty() || !lock->target.gpus.empty() ||
-      !lock->environment.cuda.empty()) {
-    return;
-  }
-  const auto& driver = report.contains("driver") ? report["driver"] : nlohmann::json();
-  if (!driver.is_object() || driver.value("status", std::string()) != "missing") return;
-  for (probes::Finding& f : findings) {
-    if (f.check != "driver" || f.severity != probes::Severity::problem) continue;
-    f.severity = probes::Severity::ok;
-    f.title = "no NVIDIA driver, and none needed: the lock is for no GPU";
-    f.fix.clear();
-  }
-}
-
 }  // namespace
 
 std::vector<probes::Finding> judge_report(const nlohmann::json& report, const DoctorContext& ctx) {
   std::vector<probes::Finding> findings = probes::evaluate(report, expectations_for(report, ctx));
   if (!report.is_object()) return findings;
-  no_driver_needed(ctx, report, findings);
   doctor_detail::word_python_checks(report, ctx.matrix, findings);
   std::vector<probes::Finding> extra;
   doctor_detail::lock_checks(report, ctx, extra);

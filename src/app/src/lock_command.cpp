@@ -287,15 +287,13 @@ std::optional<lockfiles::Lockfile> previous_lock(const fs::path& path, std::vect
 CommandOutput lock(const LockOptions& given) {
   const auto start = Clock::now();
   std::vector<Line> target;
-  const std::optional<lockfiles::Lockfile> previous =
-      previous_lock(given.output.value_or(default_lockfile(given.project_file)), target);
+  const fs::path path = given.output.value_or(default_lockfile(given.project_file));
+  const std::optional<lockfiles::Lockfile> previous = previous_lock(path, target);
   LockOptions options = given;
   // Not naming what to lock asks again what the lock recorded, under the flags given.
   if (previous && names_nothing_to_lock(given)) {
     options = with_recorded_inputs(given, *previous);
-    if (std::string note = recorded_inputs_note(
-            *previous, options.output.value_or(default_lockfile(options.project_file)).string());
-        !note.empty()) {
+    if (std::string note = recorded_inputs_note(*previous, path.string()); !note.empty()) {
       target.push_back({Mark::none, 0, std::move(note), false, false});
     }
   }

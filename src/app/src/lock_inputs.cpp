@@ -72,24 +72,6 @@ std::string profile_names(const matrix::Matrix& m) {
   return names;
 }
 
-// The target an earlier lock recorded goes over `bevenv.toml`'s, with its own origins.
-void overlay_recorded(TargetOverrides& target, const TargetOverrides& recorded) {
-  if (recorded.python) {
-    target.python = recorded.python;
-    target.python_from = recorded.python_from;
-  }
-  if (recorded.cuda_driver) {
-    target.cuda_driver = recorded.cuda_driver;
-    target.driver_from = recorded.driver_from;
-  }
-  if (!recorded.gpus.empty()) {
-    target.gpus = recorded.gpus;
-    target.gpus_from = recorded.gpus_from;
-  }
-  if (recorded.platform) target.platform = recorded.platform;
-  if (recorded.glibc) target.glibc = recorded.glibc;
-}
-
 }  // namespace
 
 LockInputs gather_lock_inputs(const LockOptions& options) {
@@ -110,7 +92,8 @@ LockInputs gather_lock_inputs(const LockOptions& options) {
     if (!profile_name) profile_name = project->profile;
     target = project->target;
   }
-  overlay_recorded(target, options.recorded_target);
+  // The target an earlier lock recorded goes over `bevenv.toml`'s, with its own origins.
+  overlay_target(target, options.recorded_target);
   if (project) {
     for (const auto& text : project->requirements) {
       inputs.requirements.push_back(

@@ -1,5 +1,7 @@
 #include "lock_recorded.hpp"
 
+#include "matrix_text.hpp"
+
 namespace bevenv::app {
 namespace {
 
@@ -9,21 +11,20 @@ constexpr const char* kProjectOrigin = "`bevenv.toml`";
 // itself in the same words; one from `bevenv.toml` (or a default) is left to be found again.
 bool replayed(const std::string& origin) { return !origin.empty() && origin != kProjectOrigin; }
 
-std::string describe_target(const lockfiles::Lockfile& lock) {
+// The target values the lock asks again, with their origins.
+void describe_target(const lockfiles::Lockfile& lock, std::vector<std::string>& parts) {
   const lockfiles::Inputs& in = lock.inputs;
-  std::string text;
-  const auto add = [&text](const std::string& part) { text += (text.empty() ? "" : ", ") + part; };
-  if (replayed(in.python_from)) add("python " + lock.target.python + " (" + in.python_from + ")");
+  const lockfiles::Target& t = lock.target;
+  if (replayed(in.python_from)) parts.push_back("python " + t.python + " (" + in.python_from + ")");
   if (replayed(in.cuda_driver_from)) {
-    add("CUDA driver " + (lock.target.cuda_driver.empty() ? "none" : lock.target.cuda_driver) +
-        " (" + in.cuda_driver_from + ")");
+    parts.push_back("CUDA driver " + (t.cuda_driver.empty() ? "none" : t.cuda_driver) + " (" +
+                    in.cuda_driver_from + ")");
   }
   if (replayed(in.gpus_from)) {
-    std::string gpus;
-    for (const auto& gpu : lock.target.gpus) gpus += (gpus.empty() ? "" : " ") + gpu;
-    add("GPUs " + (gpus.empty() ? std::string("none") : gpus) + " (" + in.gpus_from + ")");
+    parts.push_back("GPUs " +
+                    (t.gpus.empty() ? std::string("none") : matrix_text::join(t.gpus, " ")) + " (" +
+                    in.gpus_from + ")");
   }
-  return text;
 }
 
 }  // namespace
@@ -105,20 +106,20 @@ LockOptions with_recorded_inputs(LockOptions base, const lockfiles::Lockfile& lo
 
 std::string recorded_inputs_note(const lockfiles::Lockfile& lock, const std::string& path) {
   const lockfiles::Inputs& in = lock.inputs;
+  std::vector<std::string> parts;
   // What `bevenv.toml` says is read there again, and not credited to the lock.
-  std::string asked = lock.profile.empty() || in.profile_from == kProjectOrigin
-                          ? std::string()
-                          : "profile `" + lock.profile + "`";
+  if (!lock.profile.empty() && in.profile_from != kProjectOrigin) {
+    parts.push_back("profile `" + lock.profile + "`");
+  }
   if (!in.requirements.empty() || !in.requirements_file.empty()) {
-    asked += (asked.empty() ? "" : ", ") + std::string("its requirements");
+    parts.push_back("its requirements");
   }
   if (!in.index_url.empty() || !in.extra_index_urls.empty() || !in.find_links.empty()) {
-    asked += (asked.empty() ? "" : ", ") + std::string("its indexes");
+    parts.push_back("its indexes");
   }
-  const std::string target = describe_target(lock);
-  if (!target.empty()) asked += (asked.empty() ? "" : ", ") + target;
-  if (asked.empty()) return {};
-  return "inputs from `" + path + "`: " + asked + "; flags replace them";
+  describe_target(lock, parts);
+  if (parts.empty()) return {};
+  return "inputs from `" + path + "`: " + matrix_text::join(parts, ", ") + "; flags replace them";
 }
 
 }  // namespace bevenv::app

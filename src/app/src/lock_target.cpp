@@ -35,9 +35,11 @@ std::vector<std::string> split_list(const std::string& text) {
   return out;
 }
 
-// A value that carries its own origin (one an earlier lock recorded) keeps it.
-void take(TargetOverrides& into, const TargetOverrides& from, const std::string& label_python,
-          const std::string& label_driver, const std::string& label_gpus) {
+}  // namespace
+
+void overlay_target(TargetOverrides& into, const TargetOverrides& from,
+                    const std::string& label_python, const std::string& label_driver,
+                    const std::string& label_gpus) {
   const auto label = [](const std::string& own, const std::string& layer) {
     return own.empty() ? layer : own;
   };
@@ -56,6 +58,8 @@ void take(TargetOverrides& into, const TargetOverrides& from, const std::string&
   if (from.platform) into.platform = from.platform;
   if (from.glibc) into.glibc = from.glibc;
 }
+
+namespace {
 
 TargetOverrides from_environment() {
   TargetOverrides out;
@@ -186,9 +190,9 @@ TargetChoice choose_target(const TargetOverrides& project, const TargetOverrides
                            const matrix::Matrix& matrix, const matrix::Profile* profile,
                            const LocalHost& here) {
   TargetChoice choice;
-  take(choice.overrides, project, "`bevenv.toml`", "`bevenv.toml`", "`bevenv.toml`");
-  take(choice.overrides, from_environment(), "", "`BEVENV_CUDA_DRIVER`", "`BEVENV_GPUS`");
-  take(choice.overrides, flags, "`--python`", "`--cuda-driver`", "`--gpu`");
+  overlay_target(choice.overrides, project, "`bevenv.toml`", "`bevenv.toml`", "`bevenv.toml`");
+  overlay_target(choice.overrides, from_environment(), "", "`BEVENV_CUDA_DRIVER`", "`BEVENV_GPUS`");
+  overlay_target(choice.overrides, flags, "`--python`", "`--cuda-driver`", "`--gpu`");
   const bool no_gpu = names_no_gpu(choice.overrides);
   correct_driver_version(choice, matrix);
   const bool named = choice.overrides.cuda_driver || !choice.overrides.gpus.empty();

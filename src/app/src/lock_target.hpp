@@ -18,6 +18,12 @@ struct TargetChoice {
   std::vector<std::string> warnings;  // no GPU for a GPU profile, detection failed
 };
 
+// Puts the values `from` sets over `into`, each labelled with where it came from: its own label
+// when it carries one (a value an earlier lock recorded, lock_recorded.hpp), else the layer's.
+void overlay_target(TargetOverrides& into, const TargetOverrides& from,
+                    const std::string& label_python = {}, const std::string& label_driver = {},
+                    const std::string& label_gpus = {});
+
 // `project` is bevenv.toml's [target] (empty without one); `flags` the command line. With none
 // of them (nor the environment), this host's `[[observed_host]]` record, else detection.
 TargetChoice choose_target(const TargetOverrides& project, const TargetOverrides& flags,

@@ -3,8 +3,6 @@
 
 #include <algorithm>
 
-#include "bevenv/app/project_file.hpp"
-
 namespace bevenv::app {
 namespace {
 
@@ -137,8 +135,9 @@ CommandOutput render_dry_run(const SyncReport& r) {
     out.add(venv + " matches `" + r.options->lockfile.string() + "`", Mark::ok);
     return out;
   }
-  // The command that applies the plan names the lock when it is not the default one.
-  const bool default_lock = r.options->lockfile == default_lockfile();
+  // The command that applies the plan names the lock unless it is `bevenv.lock` (naming
+  // `bevenv.toml`'s own lockfile again is harmless, and reading that file here could fail).
+  const bool default_lock = r.options->lockfile == "bevenv.lock";
   out.add("Dry run: nothing changed; `bevenv sync --venv " + r.options->venv.string() +
               (default_lock ? "" : " --lockfile " + r.options->lockfile.string()) +
               "` applies this plan",

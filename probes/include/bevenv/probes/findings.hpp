@@ -34,6 +34,8 @@ struct Expectations {
   std::optional<int> dataloader_workers;  // DataLoader workers per process
   std::optional<int> processes_per_node;  // DDP processes sharing /dev/shm (default 1)
   bool multi_node = false;                // memlock matters for RDMA across nodes
+  // False for a lock made for no GPU (`--gpu none`): a missing driver is then no problem.
+  bool gpu_needed = true;
 };
 
 // Every applicable check yields one finding (ok ones included, so doctor can print the
