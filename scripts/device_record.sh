@@ -19,6 +19,11 @@ cat "$XDG_DATA_HOME"/bevenv/observed/*.toml
 step "lock uniad-2.0, no target flags: the record is the target"
 "$B/bevenv" lock --profile uniad-2.0 -o uniad-2.0.lock; echo "rc=$?"
 "$B/bevenv" why torch --lockfile uniad-2.0.lock; echo "rc=$?"
+step "lock --check and a re-lock with no flags at all: the lock's recorded inputs"
+"$B/bevenv" lock --check -o uniad-2.0.lock; echo "rc=$?"
+"$B/bevenv" lock -o uniad-2.0.lock; echo "rc=$?"
+step "doctor --check gpus with a GPU"
+"$B/bevenv" doctor --check gpus; echo "rc=$?"
 step "lock bevfusion-torch2, no target flags"
 "$B/bevenv" lock --profile bevfusion-torch2 -o bevfusion-torch2.lock; echo "rc=$?"
 "$B/bevenv" why torch --lockfile bevfusion-torch2.lock | tail -3

@@ -16,15 +16,18 @@ void describe_target(const lockfiles::Lockfile& lock, std::vector<std::string>& 
   const lockfiles::Inputs& in = lock.inputs;
   const lockfiles::Target& t = lock.target;
   if (replayed(in.python_from)) parts.push_back("python " + t.python + " (" + in.python_from + ")");
-  if (replayed(in.cuda_driver_from)) {
-    parts.push_back("CUDA driver " + (t.cuda_driver.empty() ? "none" : t.cuda_driver) + " (" +
-                    in.cuda_driver_from + ")");
+  const std::string driver = "CUDA driver " + (t.cuda_driver.empty() ? "none" : t.cuda_driver);
+  const std::string gpus =
+      "GPUs " + (t.gpus.empty() ? std::string("none") : matrix_text::join(t.gpus, " "));
+  const bool driver_asked = replayed(in.cuda_driver_from);
+  const bool gpus_asked = replayed(in.gpus_from);
+  // Detection and a host record give both at once: their origin is said once.
+  if (driver_asked && gpus_asked && in.cuda_driver_from == in.gpus_from) {
+    parts.push_back(driver + ", " + gpus + " (" + in.gpus_from + ")");
+    return;
   }
-  if (replayed(in.gpus_from)) {
-    parts.push_back("GPUs " +
-                    (t.gpus.empty() ? std::string("none") : matrix_text::join(t.gpus, " ")) + " (" +
-                    in.gpus_from + ")");
-  }
+  if (driver_asked) parts.push_back(driver + " (" + in.cuda_driver_from + ")");
+  if (gpus_asked) parts.push_back(gpus + " (" + in.gpus_from + ")");
 }
 
 }  // namespace

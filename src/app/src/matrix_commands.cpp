@@ -12,10 +12,12 @@ std::string plural(std::size_t count, const std::string& noun) {
 }  // namespace
 
 CommandOutput matrix_check(const MatrixCheckOptions& options) {
+  // The directories to check are overlays like `--matrix` ones, so that one also read by itself
+  // (the observed directory) is read once.
+  MatrixOptions matrix = options.matrix;
+  matrix.overlays.insert(matrix.overlays.end(), options.dirs.begin(), options.dirs.end());
   matrix::LoadOptions load_options;
-  load_options.overlays = matrix_overlays(options.matrix);
-  load_options.overlays.insert(load_options.overlays.end(), options.dirs.begin(),
-                               options.dirs.end());
+  load_options.overlays = matrix_overlays(matrix);
   CommandOutput out;
   nlohmann::json overlays = nlohmann::json::array();
   for (const auto& dir : load_options.overlays) overlays.push_back(dir.generic_string());

@@ -75,3 +75,18 @@ TEST_CASE("a matrix directory named twice is read once, where it comes last") {
   CHECK(overlays[1] == dir / ".");
   CHECK(overlays[2] == "/nonexistent-c");
 }
+
+TEST_CASE("matrix check of a directory also named by BEVENV_MATRIX_PATH reads it once") {
+  // As `bevenv matrix check "$XDG_DATA_HOME/bevenv/observed"`, a directory bevenv also reads by
+  // itself: its overlays are listed, and so loaded, once.
+  const auto dir = std::filesystem::temp_directory_path() / "bevenv-check-twice";
+  std::filesystem::create_directories(dir);
+  ::setenv("BEVENV_MATRIX_PATH", dir.string().c_str(), 1);
+  app::MatrixCheckOptions options;
+  options.dirs = {dir};
+  const auto out = app::matrix_check(options);
+  ::unsetenv("BEVENV_MATRIX_PATH");
+  CHECK(out.exit_code == core::ExitCode::ok);
+  REQUIRE(out.json["overlays"].size() == 1);
+  CHECK(out.json["overlays"][0] == dir.generic_string());
+}
