@@ -63,7 +63,8 @@ void keep_previous_pins(Translation& translation, const LockInputs& inputs,
   for (const auto& p : previous.packages) {
     const std::string name = core::normalize_name(p.name);
     if (std::find(moving.begin(), moving.end(), name) != moving.end()) continue;
-    auto exact = core::SpecifierSet::parse("==" + solver_version(p));
+    // `===`: this very build (a PyPI torch 2.8.0 is not its +cu126 twin), as observed records do.
+    auto exact = core::SpecifierSet::parse("===" + solver_version(p));
     if (!exact) continue;  // a version the reader accepted always parses; never guess
     kept.push_back({name, std::move(exact).value()});
   }
