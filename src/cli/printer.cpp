@@ -83,7 +83,11 @@ void Printer::print_line(std::FILE* stream, const app::Line& line, bool color) c
 
 void Printer::print(const app::CommandOutput& output) const {
   const bool err_color = options_.color && ::isatty(STDERR_FILENO) == 1;
-  if (options_.verbosity != app::Verbosity::quiet || options_.json) {
+  // `-q` silences a command that succeeded; one that found a problem still says what and why
+  // (an unsatisfiable lock, a stale one, a doctor finding), as it would without `-q`.
+  const bool quiet =
+      options_.verbosity == app::Verbosity::quiet && output.exit_code == core::ExitCode::ok;
+  if (!quiet || options_.json) {
     for (const auto& line : output.diagnostics) {
       if (wanted(line, options_.verbosity)) print_line(stderr, line, err_color);
     }
@@ -92,7 +96,7 @@ void Printer::print(const app::CommandOutput& output) const {
     std::cout << output.json.dump(2) << '\n';
     return;
   }
-  if (options_.verbosity == app::Verbosity::quiet) return;
+  if (quiet) return;
   for (const auto& line : output.lines) {
     if (wanted(line, options_.verbosity)) print_line(stdout, line, options_.color);
   }

@@ -42,6 +42,46 @@ std::string failure_about(const std::string& package, const std::vector<probes::
   return "";
 }
 
+// One package off the lock, and whether it matters most: a known failure, else a pin the
+// profile or the request asked for, else one that came with them.
+struct Differs {
+  probes::Finding finding;
+  bool missing = false;
+  int rank = 2;
+};
+
+int rank_of(const lockfiles::Package& package, const std::string& failure) {
+  if (!failure.empty()) return 0;
+  const bool asked = std::any_of(package.why.begin(), package.why.end(), [](const auto& reason) {
+    return reason.kind == lockfiles::ReasonKind::requested;
+  });
+  return asked ? 1 : 2;
+}
+
+// A few differences are listed; many (a venv of another stack, one never synced) are counted,
+// the few that matter first, the rest with -v.
+void add_drift(std::vector<Differs> differ, std::size_t locked, std::vector<probes::Finding>& out) {
+  constexpr std::size_t kShown = 5;
+  if (differ.size() > kShown) {
+    std::stable_sort(differ.begin(), differ.end(),
+                     [](const Differs& a, const Differs& b) { return a.rank < b.rank; });
+    const auto missing = static_cast<std::size_t>(
+        std::count_if(differ.begin(), differ.end(), [](const Differs& d) { return d.missing; }));
+    out.push_back(make_finding(
+        "drift", Severity::problem,
+        std::to_string(differ.size()) + " of " + std::to_string(locked) +
+            " locked packages differ from the lock: " + std::to_string(missing) +
+            " not installed, " + std::to_string(differ.size() - missing) +
+            " at other versions; the first " + std::to_string(kShown) + " below, all with `-v`",
+        "make the environment the lock with `bevenv sync --venv VENV` (or reinstall from "
+        "`bevenv export`)"));
+  }
+  for (std::size_t i = 0; i < differ.size(); ++i) {
+    differ[i].finding.verbose_only = differ.size() > kShown && i >= kShown;
+    out.push_back(std::move(differ[i].finding));
+  }
+}
+
 void drift(const json& report, const DoctorContext& ctx, std::vector<probes::Finding>& out) {
   if (section_if_ok(report, "python").empty()) return;
   const lockfiles::Lockfile& lock = *ctx.lock;
@@ -50,6 +90,7 @@ void drift(const json& report, const DoctorContext& ctx, std::vector<probes::Fin
   word_python_checks(report, ctx.matrix, probe_findings);
   std::size_t matching = 0;
   std::size_t skipped = 0;
+  std::vector<Differs> differ;
   for (const auto& package : lock.packages) {
     const std::string name = core::normalize_name(package.name);
     const auto found = installed.find(name);
@@ -60,10 +101,11 @@ void drift(const json& report, const DoctorContext& ctx, std::vector<probes::Fin
         ++skipped;
         continue;
       }
-      out.push_back(
-          make_finding("drift", Severity::problem,
-                       package.name + " is not installed; the lock pins " + locked_text(package),
-                       pin + " (or reinstall from `bevenv export`)"));
+      differ.push_back(
+          {make_finding("drift", Severity::problem,
+                        package.name + " is not installed; the lock pins " + locked_text(package),
+                        pin + " (or reinstall from `bevenv export`)"),
+           true, rank_of(package, "")});
       continue;
     }
     if (same_version(found->second, package)) {
@@ -71,12 +113,16 @@ void drift(const json& report, const DoctorContext& ctx, std::vector<probes::Fin
       continue;
     }
     const std::string failure = failure_about(name, probe_findings);
-    out.push_back(make_finding(
-        "drift", Severity::problem,
-        package.name + " " + found->second + " installed, the lock says " + locked_text(package) +
-            (failure.empty() ? "" : " (" + failure + " fails with the installed one)"),
-        pin + " (or reinstall from `bevenv export`)", failure));
+    differ.push_back(
+        {make_finding(
+             "drift", Severity::problem,
+             package.name + " " + found->second + " installed, the lock says " +
+                 locked_text(package) +
+                 (failure.empty() ? "" : " (" + failure + " fails with the installed one)"),
+             pin + " (or reinstall from `bevenv export`)", failure),
+         false, rank_of(package, failure)});
   }
+  add_drift(std::move(differ), lock.packages.size() - skipped, out);
   if (matching == lock.packages.size() - skipped) {
     std::string title = std::to_string(matching) + " of " + std::to_string(lock.packages.size()) +
                         " locked packages installed at their locked versions";

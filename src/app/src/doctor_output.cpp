@@ -25,7 +25,13 @@ std::string plural(std::size_t count, const char* word) {
 void render_findings(const std::vector<probes::Finding>& findings, CommandOutput& out) {
   std::size_t problems = 0;
   std::size_t warnings = 0;
+  std::size_t shown = 0;
   for (const auto& finding : findings) {
+    if (finding.verbose_only) {
+      out.add(finding.title, mark_of(finding.severity), 1).verbose_only = true;
+      continue;
+    }
+    ++shown;
     std::string title = finding.title;
     if (!finding.field_failure.empty() &&
         title.find("(" + finding.field_failure) == std::string::npos &&
@@ -47,15 +53,14 @@ void render_findings(const std::vector<probes::Finding>& findings, CommandOutput
   if (findings.empty()) {
     summary = "No check ran.";
   } else if (problems == 0 && warnings == 0) {
-    summary = "No problems: " + plural(findings.size(), "check") + " passed.";
+    summary = "No problems: " + plural(shown, "check") + " passed.";
   } else {
     summary = plural(problems, "problem") + ", " + plural(warnings, "warning") + ".";
   }
   out.add(summary + " Details: `bevenv doctor -v` · JSON: `bevenv doctor --json`");
   if (problems > 0) out.exit_code = core::ExitCode::problem_found;
-  out.json["summary"] = {{"problems", problems},
-                         {"warnings", warnings},
-                         {"ok", findings.size() - problems - warnings}};
+  out.json["summary"] = {
+      {"problems", problems}, {"warnings", warnings}, {"ok", shown - problems - warnings}};
 }
 
 json findings_json(const std::vector<probes::Finding>& findings) {

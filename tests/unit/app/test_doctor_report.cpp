@@ -10,6 +10,7 @@
 
 #include "bevenv/matrix/evaluate.hpp"
 #include "bevenv/matrix/loader.hpp"
+#include "doctor_internal.hpp"
 #include "doctor_support.hpp"
 
 namespace bevenv::app {
@@ -283,6 +284,45 @@ TEST_CASE("doctor: the Python checks in the catalogue's words, where the failure
     CHECK(f1[0].severity == Severity::warning);
     CHECK(f1[0].fix == matrix.find_failure("F1")->fixes.front().text);
   }
+}
+
+TEST_CASE("doctor: a venv far from its lock: a count, the pins asked for first, the rest for -v") {
+  const auto& matrix = test::embedded_matrix();
+  std::vector<std::pair<std::string, std::string>> pins;
+  for (const char* name : {"aa", "bb", "cc", "dd", "ee", "ff", "gg"})
+    pins.emplace_back(name, "1.0");
+  auto lock = test::small_lock("3.12.3", pins);
+  // Only `gg` was asked for; the others came with it.
+  for (auto& package : lock.packages) {
+    if (package.name != "gg")
+      package.why = {{lockfiles::ReasonKind::required_by, "dep", "gg", {}, {}}};
+  }
+  auto report = python_report("3.12.3", "", {{"bb", "2.0"}}, nlohmann::json::array());
+  const auto drift = with_id(judge(report, &lock, matrix), "drift");
+  REQUIRE(drift.size() == 8);  // the count, then all seven packages
+  CHECK_THAT(drift[0].title, Catch::Contains("7 of 7 locked packages differ") &&
+                                 Catch::Contains("6 not installed, 1 at other versions"));
+  CHECK_THAT(drift[0].fix, Catch::Contains("bevenv sync --venv"));
+  CHECK_FALSE(drift[0].verbose_only);
+  CHECK_THAT(drift[1].title, Catch::StartsWith("gg "));  // asked for: first
+  for (std::size_t i = 1; i < drift.size(); ++i) {
+    INFO(i);
+    CHECK(drift[i].severity == Severity::problem);
+    CHECK(drift[i].verbose_only == (i > 5));  // five shown, the rest with -v
+  }
+
+  CommandOutput out;
+  doctor_detail::render_findings(drift, out);
+  CHECK(out.json["summary"]["problems"] == 6);
+  std::size_t hidden = 0;
+  for (const auto& line : out.lines) hidden += line.verbose_only && line.mark == Mark::problem;
+  CHECK(hidden == 2);
+
+  // Five or fewer differences are listed one by one, with no count.
+  lock.packages.resize(3);
+  const auto few = with_id(judge(report, &lock, matrix), "drift");
+  REQUIRE(few.size() == 3);
+  for (const auto& finding : few) CHECK_FALSE(finding.verbose_only);
 }
 
 TEST_CASE("doctor: the catalogue's check ids are checks doctor runs and the probe reports") {

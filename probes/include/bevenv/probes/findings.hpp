@@ -20,6 +20,9 @@ struct Finding {
   std::string fix;            // one line: what to do; empty when nothing needs doing
   std::string detail;         // the evidence behind it (exception text, error name), for -v
   std::string field_failure;  // "F10" etc. when the finding is a known field failure
+  // The tail of a long list (drift of a venv far from its lock): text shows it only with -v, and
+  // a finding before it counts the whole list; JSON has it always.
+  bool verbose_only = false;
 };
 
 Finding make_finding(std::string check, Severity severity, std::string title, std::string fix = {},
