@@ -1,5 +1,7 @@
 // `bevenv doctor --log FILE`: reads the log (refusing what is not a text file) and prints the
 // known failures scan_log (doctor_log_scan.cpp) finds, with the line, the cause and the fix.
+#include "doctor_log.hpp"
+
 #include <iostream>
 #include <sstream>
 
@@ -44,8 +46,12 @@ CommandOutput doctor_log(const DoctorLogOptions& options) {
   std::vector<LogMatch> found;
   std::size_t lines = 0;
   const std::string name = options.log == "-" ? "standard input" : options.log.string();
-  std::istringstream in(read_log(options.log, name));
-  found = scan_log(in, matrix ? &*matrix : nullptr, &lines);
+  const std::string text = read_log(options.log, name);
+  // A pasted log says nothing of the installed packages, but its paths name the interpreter.
+  matrix::FixContext context;
+  context.python = doctor_detail::python_of_log(text);
+  std::istringstream in(text);
+  found = scan_log(in, matrix ? &*matrix : nullptr, &lines, context);
   CommandOutput out;
   if (!matrix_note.empty()) {
     out.diagnostics.push_back(Line{
@@ -89,13 +95,20 @@ CommandOutput doctor_log(const DoctorLogOptions& options) {
                        {"fix", match.fix},
                        {"rules", match.rules}});
   }
+  const std::string python = context.python ? context.python->to_string() : "";
   if (found.empty()) {
     out.add("no known failure found; `bevenv matrix rules` lists the symptoms bevenv knows",
             Mark::ok);
   } else {
     out.exit_code = core::ExitCode::problem_found;
+    if (!python.empty()) {
+      out.add("fixes fitted to Python " + python + ", the interpreter in the log's paths");
+    }
   }
-  out.json = {{"log", name}, {"lines", lines}, {"matches", matches}};
+  out.json = {{"log", name},
+              {"lines", lines},
+              {"python", python.empty() ? nlohmann::json() : nlohmann::json(python)},
+              {"matches", matches}};
   return out;
 }
 

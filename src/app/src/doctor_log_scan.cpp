@@ -176,6 +176,20 @@ std::string plain_log_line(const std::string& line) {
   return out;
 }
 
+std::optional<core::Version> python_of_log(std::string_view text) {
+  constexpr std::string_view kNeedle = "/python3.";
+  for (auto at = text.find(kNeedle); at != std::string_view::npos;
+       at = text.find(kNeedle, at + 1)) {
+    const std::size_t minor = at + kNeedle.size();
+    std::size_t end = minor;
+    while (end < text.size() && end - minor < 3 && text[end] >= '0' && text[end] <= '9') ++end;
+    if (end == minor || end - minor > 2 || end >= text.size() || text[end] != '/') continue;
+    auto version = core::Version::parse("3." + std::string(text.substr(minor, end - minor)));
+    if (version) return std::move(version).value();
+  }
+  return std::nullopt;
+}
+
 }  // namespace doctor_detail
 
 std::vector<LogMatch> scan_log(std::istream& in, const matrix::Matrix* matrix,

@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "bevenv/matrix/loader.hpp"
+#include "doctor_log.hpp"
 #include "doctor_support.hpp"
 
 namespace bevenv::app {
@@ -168,6 +169,46 @@ TEST_CASE("doctor --log: the fix fits the environment it is given") {
   REQUIRE(matches.size() == 1);
   CHECK(matches[0].id == "F2");
   CHECK_THAT(matches[0].fix, !Catch::Contains("setuptools<59.6"));
+}
+
+TEST_CASE("doctor --log: the log's paths name the Python the fix is fitted to") {
+  using doctor_detail::python_of_log;
+  const auto python = [](std::string_view text) {
+    const auto version = python_of_log(text);
+    return version ? version->to_string() : std::string("none");
+  };
+  CHECK(python("  File \"/usr/local/lib/python3.8/dist-packages/torch/__init__.py\", line 4") ==
+        "3.8");
+  CHECK(python("/opt/conda/envs/bev/lib/python3.10/site-packages/mmcv/__init__.py") == "3.10");
+  // The first path wins; a bare command, three digits or no minor name no interpreter.
+  CHECK(python("x /usr/lib/python3.12/a\n/envs/b/lib/python3.8/site-packages/c") == "3.12");
+  CHECK(python("$ python3.8 tools/train.py") == "none");
+  CHECK(python("/usr/bin/python3.10 -m torch.distributed.run") == "none");
+  CHECK(python("/python3.123/x /python3./y /python3.1") == "none");
+  CHECK(python("") == "none");
+
+  // The same failure, two interpreters: the pin where numpy <1.24 installs, else the code fix.
+  const auto dir = test::temp_dir("logpython");
+  const std::string error = "AttributeError: module 'numpy' has no attribute 'float'.\n";
+  std::ofstream(dir / "py310.log")
+      << "  File \"/venv/lib/python3.10/site-packages/numpy/__init__.py\", line 305\n"
+      << error;
+  std::ofstream(dir / "py312.log")
+      << "  File \"/venv/lib/python3.12/site-packages/numpy/__init__.py\", line 324\n"
+      << error;
+  DoctorLogOptions options;
+  options.log = dir / "py310.log";
+  CommandOutput out = doctor_log(options);
+  REQUIRE(out.json["matches"].size() == 1);
+  CHECK(out.json["matches"][0]["id"] == "numpy-aliases");
+  CHECK_THAT(out.json["matches"][0]["fix"].get<std::string>(), Catch::Contains("numpy<1.24"));
+  CHECK(out.json["python"] == "3.10");
+  CHECK_THAT(out.lines.back().text, Catch::Contains("Python 3.10"));
+  options.log = dir / "py312.log";
+  out = doctor_log(options);
+  CHECK_THAT(out.json["matches"][0]["fix"].get<std::string>(),
+             Catch::Contains("Python >=3.12") && !Catch::Contains("numpy<1.24"));
+  CHECK(out.json["python"] == "3.12");
 }
 
 TEST_CASE("doctor --log: matrix rules' symptoms, including a new rule from an overlay") {
