@@ -9,8 +9,8 @@
 
 namespace bevenv::app::doctor_detail {
 
-// The line without ANSI escape sequences (colour, cursor moves) and carriage returns: a
-// coloured traceback must match as its plain text does.
+// The line without ANSI escape sequences (colour, cursor moves), carriage returns and NUL bytes:
+// a coloured traceback must match, and print, as its plain text does.
 std::string plain_log_line(const std::string& line);
 
 // The Python that wrote the log, from the first `/python3.N/` directory in it (site-packages,

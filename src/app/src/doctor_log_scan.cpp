@@ -157,7 +157,7 @@ std::string plain_log_line(const std::string& line) {
   out.reserve(line.size());
   for (std::size_t i = 0; i < line.size(); ++i) {
     const char c = line[i];
-    if (c == '\r') continue;
+    if (c == '\r' || c == '\0') continue;
     if (c != '\x1b') {
       out += c;
       continue;

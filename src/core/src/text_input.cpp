@@ -135,16 +135,18 @@ std::string read_stream(std::istream& in, std::string_view name, std::string_vie
 }
 
 std::optional<std::size_t> binary_offset(std::string_view text) {
-  const auto nul = text.find('\0');
-  if (nul != std::string_view::npos) return nul;
   // Samples, so that one odd stretch in a long log is judged on its own; the last sample
-  // reaches back a full length so that a short tail is not judged on a few bytes.
+  // reaches back a full length so that a short tail is not judged on a few bytes. A NUL byte
+  // counts as odd but is no verdict alone: torch's DataLoader ends its bus-error message with one.
   constexpr std::size_t kSample = 4096;
   for (std::size_t start = 0; start < text.size(); start += kSample) {
     const std::size_t from = std::min(start, text.size() > kSample ? text.size() - kSample : 0);
     const std::string_view sample = text.substr(from, kSample);
     // More than 30% odd bytes: no log or TOML file looks like that.
-    if (odd_bytes(sample) * 10 > sample.size() * 3) return from;
+    if (odd_bytes(sample) * 10 > sample.size() * 3) {
+      const auto nul = sample.find('\0');
+      return from + (nul == std::string_view::npos ? 0 : nul);
+    }
   }
   return std::nullopt;
 }

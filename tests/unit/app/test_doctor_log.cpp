@@ -147,6 +147,15 @@ TEST_CASE("doctor --log: ANSI colour and wrapped lines do not hide a failure") {
   CHECK(matches[0].text.find('\x1b') == std::string::npos);
   CHECK(matches[1].id == "F12");
   CHECK(matches[1].line == 3);  // where the wrapped message starts
+
+  // torch's DataLoader prints a NUL after its bus-error message: it is dropped, not matched.
+  std::istringstream nul(
+      std::string("ERROR: Unexpected bus error encountered in worker.\n\0", 52) +
+      "RuntimeError: DataLoader worker (pid 652) is killed by signal: Bus error.\n");
+  const auto bus = scan_log(nul, &test::embedded_matrix());
+  REQUIRE(bus.size() == 1);
+  CHECK(bus[0].id == "F12");
+  CHECK(bus[0].text.find('\0') == std::string::npos);
 }
 
 TEST_CASE("doctor --log: the fix fits the environment it is given") {

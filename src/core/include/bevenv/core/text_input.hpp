@@ -24,9 +24,10 @@ std::string read_regular_file(const std::filesystem::path& path, std::string_vie
 std::string read_stream(std::istream& in, std::string_view name, std::string_view hint,
                         std::size_t max_bytes = kMaxInputBytes);
 
-// The offset of the first sign that `text` is binary data rather than text: a NUL byte, or the
-// start of a sample in which most bytes are control characters or invalid UTF-8. nullopt for
-// text (UTF-8, Latin-1 sprinkles and terminal colour codes are fine).
+// The offset of the first sign that `text` is binary data rather than text: in the first sample
+// (4 KiB) in which most bytes are control characters (NUL among them) or invalid UTF-8, its first
+// NUL byte, else its start. nullopt for text (UTF-8, Latin-1 sprinkles, terminal colour codes and
+// a stray NUL, as torch's DataLoader prints after its bus-error message, are fine).
 std::optional<std::size_t> binary_offset(std::string_view text);
 
 }  // namespace bevenv::core
