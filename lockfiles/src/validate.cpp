@@ -25,6 +25,16 @@ bool is_digits(std::string_view s) {
   return !s.empty() && std::all_of(s.begin(), s.end(), is_digit);
 }
 
+// A catalogue id (matrix/data/failures.toml): `F2` for a field failure, else lower-case letters,
+// digits, `-` and `.` starting with a letter or digit (`numpy-aliases`).
+bool is_failure_id(std::string_view id) {
+  if (id.size() > 1 && id[0] == 'F' && is_digits(id.substr(1))) return true;
+  if (id.empty() || id[0] == '-' || id[0] == '.') return false;
+  return std::all_of(id.begin(), id.end(), [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '.';
+  });
+}
+
 // `11.3`, `12.2`, `2.31`: two dot-separated numbers.
 bool is_major_minor(std::string_view s) {
   const std::size_t dot = s.find('.');
@@ -247,9 +257,9 @@ class Checker {
     require_text(at + ".id", r.id);
     if (!r.id.empty() && !seen_rules_.insert(r.id).second)
       add(at + ".id", "rule " + quoted(r.id) + " appears more than once");
-    if (!r.failure.empty() && !(r.failure.size() > 1 && r.failure[0] == 'F' &&
-                                is_digits(std::string_view(r.failure).substr(1))))
-      add(at + ".failure", "expected a failure id like `F2`, found " + quoted(r.failure));
+    if (!r.failure.empty() && !is_failure_id(r.failure))
+      add(at + ".failure",
+          "expected a failure id like `F2` or `numpy-aliases`, found " + quoted(r.failure));
     require_text(at + ".effect", r.effect);
     if (r.symptom) require_text(at + ".symptom", *r.symptom);
     require_text(at + ".source", r.source);

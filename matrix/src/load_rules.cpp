@@ -25,7 +25,9 @@ bool is_rule_id(std::string_view id) {
   return true;
 }
 
+// `F2` for a field failure, else a rule-like id (`numpy-aliases`): the catalogue's two forms.
 bool is_failure_id(std::string_view id) {
+  if (is_rule_id(id)) return true;
   if (id.size() < 2 || id.front() != 'F') return false;
   for (std::size_t i = 1; i < id.size(); ++i) {
     if (std::isdigit(static_cast<unsigned char>(id[i])) == 0) return false;
@@ -109,8 +111,8 @@ void read_rules(const toml::node& node, const FileContext& file, std::size_t lay
     if (auto failure = reader.string("failure")) {
       if (!is_failure_id(*failure)) {
         reader.file_error(reader.position("failure"),
-                          "`rule.failure`: expected a field-failure "
-                          "id such as `F2`, got `" +
+                          "`rule.failure`: expected a failure id of "
+                          "matrix/data/failures.toml such as `F2` or `numpy-aliases`, got `" +
                               *failure + "`");
       }
       rule.failure = std::move(*failure);
