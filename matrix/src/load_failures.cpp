@@ -26,10 +26,18 @@ bool is_catalogue_id(std::string_view id) {
   });
 }
 
-// `{ python = "<3.12", packages = { torch = "<1.11" } }`; false when it could not be read.
+// A fix's `checks` and `container`: the doctor findings it answers, and where the host runs.
+void read_fix_facts(TableReader& reader, EnvCondition& out) {
+  if (auto checks = reader.strings("checks")) out.checks = std::move(*checks);
+  out.container = reader.boolean("container");
+}
+
+// `{ python = "<3.12", packages = { torch = "<1.11" } }`; false when it could not be read. A
+// fix's condition may also name `checks` and `container`.
 bool read_condition(const toml::table& table, std::string context, const FileContext& file,
-                    EnvCondition& out) {
+                    EnvCondition& out, bool fix = false) {
   TableReader reader(table, context, file);
+  if (fix) read_fix_facts(reader, out);
   bool packages_ok = true;
   if (const toml::table* packages = reader.table("packages")) {
     TableReader package_reader(*packages, context + ".packages", file);
@@ -81,6 +89,21 @@ void read_patterns(TableReader& reader, const FileContext& file, Failure& failur
   }
 }
 
+// `{sm}` in a fix is a fact of a doctor finding (a fix is chosen only where its finding supplies
+// them all), written as a lower-case name, so that a stray brace is caught here rather than
+// shown to a user.
+bool placeholders_ok(const std::string& text) {
+  for (std::size_t open = text.find('{'); open != std::string::npos;
+       open = text.find('{', open + 1)) {
+    const std::size_t close = text.find('}', open);
+    if (close == std::string::npos || close == open + 1) return false;
+    for (std::size_t i = open + 1; i < close; ++i) {
+      if (!(std::islower(static_cast<unsigned char>(text[i])) != 0 || text[i] == '_')) return false;
+    }
+  }
+  return text.find('}') == std::string::npos || text.find('{') != std::string::npos;
+}
+
 void read_fixes(TableReader& reader, const FileContext& file, Failure& failure) {
   const auto entries = reader.tables("fixes");
   for (std::size_t i = 0; i < entries.size(); ++i) {
@@ -89,14 +112,22 @@ void read_fixes(TableReader& reader, const FileContext& file, Failure& failure) 
     FailureFix fix;
     bool when_ok = true;
     if (const toml::table* when = fix_reader.table("when")) {
-      when_ok = read_condition(*when, context + ".when", file, fix.when);
+      when_ok = read_condition(*when, context + ".when", file, fix.when, true);
       if (when_ok && fix.when.empty()) {
         fix_reader.file_error(fix_reader.position("when"),
-                              "`" + context + ".when`: needs `python` or `packages`");
+                              "`" + context +
+                                  ".when`: needs `python`, `packages`, `checks` or "
+                                  "`container`");
         when_ok = false;
       }
     }
     const auto text = fix_reader.string("text", true);
+    if (text && !placeholders_ok(*text)) {
+      fix_reader.file_error(fix_reader.position("text"),
+                            "`" + context +
+                                ".text`: a brace must enclose a fact's name "
+                                "(`{sm}`: lower-case letters and `_`)");
+    }
     fix_reader.finish();
     if (!fix_reader.ok() || !when_ok || !text) continue;
     fix.text = *text;
@@ -139,6 +170,7 @@ void read_failures(const toml::node& node, const FileContext& file, std::size_t 
     }
     const auto title = reader.string("title", true);
     const auto cause = reader.string("cause", true);
+    failure.symptom = reader.string("symptom").value_or("");
     bool applies_ok = true;
     if (const toml::table* applies = reader.table("applies")) {
       applies_ok = read_condition(*applies, "failure.applies", file, failure.applies);

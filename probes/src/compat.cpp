@@ -1,4 +1,4 @@
-// Facts from NVIDIA's compatibility tables (knowledge/compat-facts.md section 4).
+// GPU architecture coverage, and the driver floor lookup over the table the caller passes.
 #include <array>
 #include <cctype>
 #include <string_view>
@@ -7,22 +7,6 @@
 
 namespace bevenv::probes {
 namespace {
-
-struct DriverFloor {
-  std::string_view cuda;
-  std::string_view driver;
-};
-
-// Minimum Linux driver per CUDA toolkit release (GA releases). 10.1, 12.8, 12.9 and 13.0 are
-// from NVIDIA's CUDA release notes as remembered, not from compat-facts.md: confirm them.
-constexpr std::array<DriverFloor, 21> kDriverFloors{{
-    {"10.2", "440.33"},    {"11.0", "450.51.05"}, {"11.1", "455.23"},    {"11.2", "460.27.03"},
-    {"11.3", "465.19.01"}, {"11.4", "470.42.01"}, {"11.5", "495.29.05"}, {"11.6", "510.39.01"},
-    {"11.7", "515.43.04"}, {"11.8", "520.61.05"}, {"12.0", "525.60.13"}, {"12.1", "530.30.02"},
-    {"12.2", "535.54.03"}, {"12.3", "545.23.06"}, {"12.4", "550.54.14"}, {"12.5", "555.42.02"},
-    {"12.6", "560.28.03"}, {"12.8", "570.26"},    {"12.9", "575.51.03"}, {"13.0", "580.65.06"},
-    {"10.1", "418.39"},
-}};
 
 struct ArchEntry {
   bool sass = false;
@@ -68,10 +52,10 @@ std::vector<ArchEntry> parse_arch(std::string text) {
 
 }  // namespace
 
-std::optional<std::string> minimum_driver_for_cuda(const std::string& cuda_version) {
-  const auto wanted = rules::major_minor(cuda_version);
-  for (const auto& floor : kDriverFloors) {
-    if (rules::major_minor(std::string(floor.cuda)) == wanted) return std::string(floor.driver);
+std::optional<std::string> Expectations::minimum_driver_for_cuda(const std::string& cuda) const {
+  const auto wanted = rules::major_minor(cuda);
+  for (const auto& floor : driver_floors) {
+    if (rules::major_minor(floor.cuda) == wanted) return floor.driver;
   }
   return std::nullopt;
 }

@@ -26,6 +26,11 @@ nlohmann::json to_json(const Finding& finding) {
   if (!finding.fix.empty()) out["fix"] = finding.fix;
   if (!finding.detail.empty()) out["detail"] = finding.detail;
   if (!finding.field_failure.empty()) out["field_failure"] = finding.field_failure;
+  if (!finding.facts.empty()) {
+    nlohmann::json facts = nlohmann::json::object();
+    for (const auto& [name, value] : finding.facts) facts[name] = value;
+    out["facts"] = std::move(facts);
+  }
   return out;
 }
 
@@ -33,7 +38,7 @@ std::vector<Finding> evaluate(const nlohmann::json& report, const Expectations& 
   std::vector<Finding> out;
   if (!report.is_object()) {
     out.push_back(make_finding("report", Severity::problem, "the probe report is not a JSON object",
-                               "rerun `bevenv-probe` and check its stderr"));
+                               "rerun `bevenv-probe` and check its stderr"));  // bevenv's own
     return out;
   }
   rules::gpu_findings(report, expectations, out);
@@ -98,6 +103,15 @@ Finding make_finding(std::string check, Severity severity, std::string title, st
   finding.fix = std::move(fix);
   finding.field_failure = std::move(field_failure);
   finding.detail = std::move(detail);
+  return finding;
+}
+
+Finding failure_finding(std::string check, Severity severity, std::string title,
+                        std::string failure, std::vector<std::pair<std::string, std::string>> facts,
+                        std::string detail) {
+  Finding finding = make_finding(std::move(check), severity, std::move(title), {},
+                                 std::move(failure), std::move(detail));
+  finding.facts = std::move(facts);
   return finding;
 }
 

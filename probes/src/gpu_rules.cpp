@@ -18,30 +18,6 @@ std::string error_text(const json& section) {
   return text;
 }
 
-int error_code(const json& section) {
-  if (!section.contains("error") || !section["error"].is_object()) return 0;
-  return section["error"].value("code", 0);
-}
-
-// The fix for a failed cuInit, by CUDA error code.
-std::string cuinit_fix(int code) {
-  switch (code) {
-    case 34:
-      return "`libcuda.so.1` is the toolkit's stub: take `.../lib64/stubs` out of "
-             "`LD_LIBRARY_PATH`";
-    case 35:
-      return "the driver is older than this CUDA runtime: upgrade the NVIDIA driver";
-    case 803:
-      return "driver and kernel module versions differ: reboot (or reload `nvidia`); in a "
-             "container, the host driver must match the mounted `libcuda`";
-    case 804:
-      return "CUDA forward compatibility is not supported on this GPU: use a CUDA build the "
-             "installed driver supports";
-    default:
-      return "check `nvidia-smi` and `dmesg` for Xid errors";
-  }
-}
-
 std::string driver_version_text(const json& report) {
   if (status_of(report, "nvml") == "ok") return report["nvml"].value("driver_version", "");
   return "";
@@ -64,64 +40,65 @@ void driver_status(const json& report, const Expectations& expectations,
     out.push_back(make_finding("driver", Severity::ok,
                                "no NVIDIA driver, and none needed: the lock is for no GPU"));
   } else if (status == "missing") {
-    out.push_back(make_finding("driver", Severity::problem,
-                               "no NVIDIA driver: `libcuda.so.1` not found",
-                               "install the NVIDIA driver; in a container run with `--gpus all` "
-                               "(NVIDIA Container Toolkit)",
-                               "", error_text(driver)));
+    out.push_back(failure_finding("driver", Severity::problem,
+                                  "no NVIDIA driver: `libcuda.so.1` not found",
+                                  "nvidia-driver-missing", {}, error_text(driver)));
   } else if (status == "no_device") {
     const std::string visible =
         report.contains("host")
             ? report["host"].value("env", json::object()).value("CUDA_VISIBLE_DEVICES", "")
             : "";
-    out.push_back(make_finding(
-        "driver", Severity::problem, "the driver is loaded but sees no GPU (CUDA_ERROR_NO_DEVICE)",
-        visible.empty() ? "check `nvidia-smi`; in a container pass `--gpus all`"
-                        : "check `nvidia-smi` and `CUDA_VISIBLE_DEVICES` (now `" + visible + "`)",
-        "", error_text(driver)));
+    std::string title = "the driver is loaded but sees no GPU (CUDA_ERROR_NO_DEVICE)";
+    if (!visible.empty()) title += " with `CUDA_VISIBLE_DEVICES=" + visible + "`";
+    out.push_back(failure_finding("driver", Severity::problem, title, "no-cuda-device",
+                                  {{"visible", visible}}, error_text(driver)));
   } else if (status == "timeout" || status == "crashed") {
-    out.push_back(
-        make_finding("driver", Severity::problem,
-                     "the CUDA driver " + std::string(status == "timeout" ? "hung" : "crashed") +
-                         " during initialisation",
-                     "check `nvidia-smi` and `dmesg` for Xid errors", "", error_text(driver)));
+    out.push_back(failure_finding("driver", Severity::problem,
+                                  "the CUDA driver " +
+                                      std::string(status == "timeout" ? "hung" : "crashed") +
+                                      " during initialisation",
+                                  "gpu-xid", {}, error_text(driver)));
   } else {
-    out.push_back(make_finding("driver", Severity::problem,
-                               "CUDA initialisation failed: " + error_text(driver),
-                               cuinit_fix(error_code(driver)), "", error_text(driver)));
+    // The error name in the detail picks the catalogued failure (a stub `libcuda`, a driver
+    // older than the runtime, ...); an unknown one is worth a look at the kernel log.
+    out.push_back(failure_finding("driver", Severity::problem,
+                                  "CUDA initialisation failed: " + error_text(driver), "gpu-xid",
+                                  {}, error_text(driver)));
   }
 }
 
 // Whether the driver can run code built for CUDA `wanted`; `what` names who wants it.
-void cuda_vs_driver(const json& report, const std::string& check, const std::string& what,
-                    const std::string& wanted, std::vector<Finding>& out) {
+void cuda_vs_driver(const json& report, const Expectations& expectations, const std::string& check,
+                    const std::string& what, const std::string& wanted, std::vector<Finding>& out) {
   if (!report.contains("driver") || !report["driver"].is_object()) return;
   const std::string supported = report["driver"].value("cuda_version", "");
   if (supported.empty()) return;
   const auto have = major_minor(supported);
   const auto want = major_minor(wanted);
-  const auto floor = minimum_driver_for_cuda(wanted);
-  const std::string needs = floor ? "driver ≥ " + *floor : "a newer driver";
+  const auto floor = expectations.minimum_driver_for_cuda(wanted);
+  std::vector<std::pair<std::string, std::string>> facts{
+      {"cuda", wanted}, {"supported", supported}, {"major", std::to_string(have.first)}};
+  if (floor) facts.emplace_back("driver", *floor);
   if (want <= have) {
     out.push_back(
         make_finding(check, Severity::ok,
                      what + " CUDA " + wanted + " runs on this driver (CUDA ≤ " + supported + ")"));
     return;
   }
+  const std::string needs = floor ? "driver ≥ " + *floor : "a newer driver";
   if (want.first == have.first && want.first >= 11) {
-    out.push_back(
-        make_finding(check, Severity::warning,
-                     what + " CUDA " + wanted + " is newer than the driver's CUDA " + supported +
-                         "; it runs only through minor-version compatibility (no PTX JIT)",
-                     "upgrade to " + needs));
+    out.push_back(failure_finding(check, Severity::warning,
+                                  what + " CUDA " + wanted + " is newer than the driver's CUDA " +
+                                      supported +
+                                      "; it runs only through minor-version "
+                                      "compatibility (no PTX JIT)",
+                                  "cuda-unsupported-ptx", std::move(facts)));
     return;
   }
-  out.push_back(
-      make_finding(check, Severity::problem,
-                   what + " CUDA " + wanted + " needs " + needs + "; this driver supports CUDA ≤ " +
-                       supported + " (CUDA_ERROR_INSUFFICIENT_DRIVER at first use)",
-                   "upgrade the NVIDIA driver to " + (floor ? *floor : std::string("a newer one")) +
-                       " or later, or lock a CUDA " + std::to_string(have.first) + ".x build"));
+  out.push_back(failure_finding(
+      check, Severity::problem,
+      what + " CUDA " + wanted + " needs " + needs + "; this driver supports CUDA ≤ " + supported,
+      "cuda-driver-too-old", std::move(facts)));
 }
 
 const json& driver_devices(const json& report) {
@@ -168,22 +145,21 @@ void gpu_summary(const json& report, const Expectations& expectations, std::vect
   if (status_of(report, "nvml") == "ok") {
     for (const auto& device : report["nvml"].value("devices", json::array())) {
       if (device.value("mig", json(nullptr)) == "enabled") {
-        out.push_back(
-            make_finding("mig", Severity::warning,
-                         "MIG mode is on for GPU " + std::to_string(device.value("index", 0)) +
-                             ": CUDA sees only its MIG instances",
-                         "disable MIG (`nvidia-smi -mig 0`) for training, or pick instances "
-                         "with `CUDA_VISIBLE_DEVICES=MIG-...`"));
+        out.push_back(failure_finding("mig", Severity::warning,
+                                      "MIG mode is on for GPU " +
+                                          std::to_string(device.value("index", 0)) +
+                                          ": CUDA sees only its MIG instances",
+                                      "mig-enabled"));
       }
     }
   }
   if (expectations.gpu_memory_gib && smallest > 0) {
     const double need = *expectations.gpu_memory_gib * 1024.0 * 1024.0 * 1024.0;
     if (smallest < need) {
-      out.push_back(make_finding("gpu-memory", Severity::warning,
-                                 "GPU memory " + gib_text(smallest) + " < " + gib_text(need) +
-                                     " that this profile's training needs per GPU",
-                                 "", "F8"));  // the fix is F8's in the matrix's failure catalogue
+      out.push_back(failure_finding("gpu-memory", Severity::warning,
+                                    "GPU memory " + gib_text(smallest) + " < " + gib_text(need) +
+                                        " that this profile's training needs per GPU",
+                                    "F8"));
     } else {
       out.push_back(make_finding("gpu-memory", Severity::ok,
                                  "GPU memory " + gib_text(smallest) + " ≥ " + gib_text(need) +
@@ -218,12 +194,9 @@ void p2p(const json& report, std::vector<Finding>& out) {
     out.push_back(make_finding("p2p", Severity::ok,
                                "P2P access between all " + std::to_string(gpus) + " GPUs"));
   } else {
-    out.push_back(
-        make_finding("p2p", Severity::warning,
-                     "no P2P access between " + missing + ": NCCL goes through host shared memory",
-                     "expected on GeForce cards; keep /dev/shm large, and set "
-                     "`NCCL_P2P_DISABLE=1` if NCCL reports peer access errors",
-                     "F11"));
+    out.push_back(failure_finding(
+        "p2p", Severity::warning,
+        "no P2P access between " + missing + ": NCCL goes through host shared memory", "nccl-p2p"));
   }
 }
 
@@ -238,13 +211,15 @@ std::string arch_list_entry(const std::string& sm) {
 void gpu_findings(const json& report, const Expectations& expectations, std::vector<Finding>& out) {
   driver_status(report, expectations, out);
   if (expectations.cuda_version && report.contains("driver")) {
-    cuda_vs_driver(report, "driver-cuda", "the lock's", *expectations.cuda_version, out);
+    cuda_vs_driver(report, expectations, "driver-cuda", "the lock's", *expectations.cuda_version,
+                   out);
   }
   if (status_of(report, "python") == "ok" && report.contains("driver")) {
     const json& torch = report["python"].value("torch", json::object());
     if (torch.value("status", "") == "ok" && torch.contains("cuda") && torch["cuda"].is_string()) {
-      cuda_vs_driver(report, "torch-cuda-driver", "torch " + torch.value("version", "") + "'s",
-                     torch["cuda"].get<std::string>(), out);
+      cuda_vs_driver(report, expectations, "torch-cuda-driver",
+                     "torch " + torch.value("version", "") + "'s", torch["cuda"].get<std::string>(),
+                     out);
     }
   }
   gpu_summary(report, expectations, out);
@@ -266,37 +241,31 @@ void gpu_findings(const json& report, const Expectations& expectations, std::vec
                            who + " carries SASS for " + sm + " (no PTX JIT at start-up)"));
           break;
         case ArchSupport::ptx_jit:
-          out.push_back(
-              make_finding("gpu-arch", Severity::warning,
-                           who + " has only PTX for " + sm +
-                               ": the driver JIT-compiles every kernel at first CUDA use",
-                           "use a torch build whose arch list has " + sm +
-                               ", or keep a warm JIT cache (`CUDA_CACHE_MAXSIZE`) in the image",
-                           "F10"));
+          out.push_back(failure_finding("gpu-arch", Severity::warning,
+                                        who + " has only PTX for " + sm +
+                                            ": the driver JIT-compiles every kernel at first "
+                                            "CUDA use",
+                                        "ptx-jit", {{"sm", sm}}));
           break;
         case ArchSupport::none:
-          out.push_back(make_finding(
-              "gpu-arch", Severity::problem,
-              who + " has no kernels for " + sm +
-                  ": \"no kernel image is available for execution on the device\"",
-              "install a torch build that lists " + sm + " in `torch.cuda.get_arch_list()`",
-              "F10"));
+          out.push_back(failure_finding("gpu-arch", Severity::problem,
+                                        who + " has no kernels for " + sm, "F10", {{"sm", sm}}));
           break;
       }
     }
     if (!expectations.target_archs.empty()) {
       const ArchSupport support = arch_support(sm, expectations.target_archs);
-      const std::string list = "TORCH_CUDA_ARCH_LIST";
       if (support == ArchSupport::sass) {
         out.push_back(make_finding("ops-arch", Severity::ok, "compiled ops carry SASS for " + sm));
+      } else if (support == ArchSupport::ptx_jit) {
+        out.push_back(
+            failure_finding("ops-arch", Severity::warning,
+                            "compiled ops have only PTX for " + sm + ": slow JIT at first use",
+                            "ptx-jit", {{"sm", sm}, {"arch", arch_list_entry(sm)}}));
       } else {
-        out.push_back(make_finding(
-            "ops-arch", support == ArchSupport::ptx_jit ? Severity::warning : Severity::problem,
-            support == ArchSupport::ptx_jit
-                ? "compiled ops have only PTX for " + sm + ": slow JIT at first use"
-                : "compiled ops have no kernels for " + sm +
-                      ": \"no kernel image is available for execution on the device\"",
-            "rebuild the ops with `" + list + "` including " + arch_list_entry(sm), "F10"));
+        out.push_back(failure_finding("ops-arch", Severity::problem,
+                                      "compiled ops have no kernels for " + sm, "F10",
+                                      {{"sm", sm}, {"arch", arch_list_entry(sm)}}));
       }
     }
   }

@@ -12,16 +12,10 @@ constexpr double kShmPerWorker = 0.5 * kGiB;
 // Below this, NCCL's shared-memory transport and any worker pool fail (Docker's default: 64 MiB).
 constexpr double kShmFloor = 1.0 * kGiB;
 
-bool in_container(const json& host) {
-  return host.value("container", json::object()).value("detected", false);
-}
-
 void shm(const json& report, const Expectations& expectations, std::vector<Finding>& out) {
   double total = -1;
-  bool container = false;
   if (status_of(report, "host") == "ok") {
     const json& host = report["host"];
-    container = in_container(host);
     const json section = host.value("shm", json::object());
     if (section.value("status", "") == "ok") total = section.value("total_bytes", 0.0);
   }
@@ -32,11 +26,9 @@ void shm(const json& report, const Expectations& expectations, std::vector<Findi
   const int workers = expectations.dataloader_workers.value_or(0);
   const int processes = expectations.processes_per_node.value_or(1);
   const double need = std::max(kShmFloor, workers * processes * kShmPerWorker);
+  // Twice the need, 8 GiB at least: batches in flight vary, and NCCL takes its share too.
   const std::string size_gib =
       std::to_string(std::max(8, static_cast<int>(std::ceil(need * 2 / kGiB))));
-  const std::string fix =
-      container ? "run the container with `--shm-size=" + size_gib + "g` (or `--ipc=host`)"
-                : "enlarge it: `sudo mount -o remount,size=" + size_gib + "G /dev/shm`";
   std::string who = workers > 0 ? std::to_string(workers * processes) + " DataLoader workers"
                                 : "NCCL and DataLoader workers";
   if (total >= need) {
@@ -44,11 +36,10 @@ void shm(const json& report, const Expectations& expectations, std::vector<Findi
         "shm", Severity::ok,
         "/dev/shm is " + gib_text(total) + " (" + who + " need ~" + gib_text(need) + ")"));
   } else {
-    out.push_back(make_finding("shm", Severity::problem,
-                               "/dev/shm is " + gib_text(total) + "; " + who + " need ~" +
-                                   gib_text(need) +
-                                   " (\"DataLoader worker is killed by signal: Bus error\")",
-                               fix, "F12"));
+    out.push_back(
+        failure_finding("shm", Severity::problem,
+                        "/dev/shm is " + gib_text(total) + "; " + who + " need ~" + gib_text(need),
+                        "F12", {{"size_gib", size_gib}}));
   }
 }
 
@@ -62,12 +53,10 @@ void memlock(const json& report, const Expectations& expectations, std::vector<F
     return;
   }
   const double bytes = soft.is_number() ? soft.get<double>() : 0;
-  out.push_back(make_finding(
+  out.push_back(failure_finding(
       "memlock", Severity::warning,
       "memlock limit is " + gib_text(bytes) + ": NCCL over InfiniBand/RoCE needs to pin memory",
-      in_container(report["host"]) ? "run the container with `--ulimit memlock=-1`"
-                                   : "raise it: `ulimit -l unlimited` "
-                                     "(/etc/security/limits.conf)"));
+      "memlock-limit"));
 }
 
 }  // namespace

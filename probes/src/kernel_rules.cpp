@@ -15,19 +15,14 @@ std::string error_name(const json& error) {
   return text;
 }
 
-std::string kernel_fix(const json& error, const std::string& nvrtc_version) {
+// The catalogued failure a failed launch most likely is, by the error the probe saw; the detail
+// (the error name) lets doctor's wording confirm it against the catalogue's patterns.
+std::string kernel_failure(const json& error) {
   const std::string name = error.is_object() ? error.value("name", "") : "";
-  if (name == "CUDA_ERROR_UNSUPPORTED_PTX_VERSION") {
-    return "NVRTC " + nvrtc_version +
-           " is newer than the driver: upgrade the driver or use a toolkit no newer than it";
-  }
-  if (name == "CUDA_ERROR_NO_BINARY_FOR_GPU" || name == "CUDA_ERROR_INVALID_IMAGE") {
-    return "the compiled image does not match this GPU; compile for its own sm_XY";
-  }
-  if (name == "NVRTC_ERROR_INVALID_OPTION") {
-    return "NVRTC " + nvrtc_version + " does not know this GPU's architecture: use a newer toolkit";
-  }
-  return "run `bevenv-probe --only kernel` and check `dmesg` for Xid errors";
+  if (name == "CUDA_ERROR_UNSUPPORTED_PTX_VERSION") return "cuda-unsupported-ptx";
+  if (name == "CUDA_ERROR_NO_BINARY_FOR_GPU" || name == "CUDA_ERROR_INVALID_IMAGE") return "F10";
+  if (name == "NVRTC_ERROR_INVALID_OPTION") return "nvrtc-unknown-arch";
+  return "gpu-xid";
 }
 
 std::string ms_text(double ms) {
@@ -44,22 +39,21 @@ void kernel(const json& report, std::vector<Finding>& out) {
   const std::string nvrtc_version = nvrtc.value("version", "?");
   if (status == "missing") {
     if (section.value("library", "") == "libcuda.so.1") return;  // the driver finding covers it
-    out.push_back(
-        make_finding("kernel", Severity::warning, "NVRTC not found: the kernel probe did not run",
-                     "install the CUDA toolkit's NVRTC, or pass `--python` so the environment's "
-                     "`nvidia-cuda-nvrtc` wheel is used"));
+    out.push_back(failure_finding("kernel", Severity::warning,
+                                  "NVRTC not found: the kernel probe did not run",
+                                  "cuda-library-missing"));
     return;
   }
   if (status == "unsupported") {
     out.push_back(make_finding("kernel", Severity::warning, "this bevenv-probe has no kernel probe",
-                               "use a bevenv-probe built with CUDA headers"));
+                               "use a bevenv-probe built with CUDA headers"));  // bevenv's own
     return;
   }
   if (status == "timeout" || status == "crashed") {
-    out.push_back(make_finding(
-        "kernel", Severity::problem,
-        "the kernel probe " + std::string(status == "timeout" ? "hung" : "crashed"),
-        "check `nvidia-smi` and `dmesg` for Xid errors", "", section.value("error", "")));
+    out.push_back(
+        failure_finding("kernel", Severity::problem,
+                        "the kernel probe " + std::string(status == "timeout" ? "hung" : "crashed"),
+                        "gpu-xid", {}, section.value("error", "")));
     return;
   }
   for (const auto& device : section.value("devices", json::array())) {
@@ -78,14 +72,16 @@ void kernel(const json& report, std::vector<Finding>& out) {
     title += device.contains("wrong_elements")
                  ? std::to_string(device.value("wrong_elements", 0)) + " wrong results"
                  : error_name(error);
-    out.push_back(make_finding("kernel", Severity::problem, title, kernel_fix(error, nvrtc_version),
-                               "", error.is_object() ? error.value("log", "") : ""));
+    std::string detail = error_name(error);
+    if (error.is_object() && !error.value("log", "").empty())
+      detail += "; " + error.value("log", "");
+    out.push_back(failure_finding("kernel", Severity::problem, title, kernel_failure(error),
+                                  {{"nvrtc", nvrtc_version}}, detail));
   }
   if (status == "error" && !section.contains("devices")) {
-    out.push_back(
-        make_finding("kernel", Severity::problem,
-                     "kernel probe failed: " + error_name(section.value("error", json(nullptr))),
-                     "run `bevenv-probe --only kernel` for details"));
+    const std::string error = error_name(section.value("error", json(nullptr)));
+    out.push_back(failure_finding("kernel", Severity::problem, "kernel probe failed: " + error,
+                                  "gpu-xid", {}, error));
   }
 }
 
@@ -95,10 +91,9 @@ void nccl(const json& report, std::vector<Finding>& out) {
   const json& section = report["nccl"];
   if (status == "missing") {
     if (section.value("library", "") == "libcuda.so.1") return;
-    out.push_back(
-        make_finding("nccl", Severity::warning, "`libnccl.so.2` not found: NCCL not probed",
-                     "pass `--python` with the training environment (its `nvidia-nccl` wheel), "
-                     "or install `libnccl2`"));
+    out.push_back(failure_finding("nccl", Severity::warning,
+                                  "`libnccl.so.2` not found: NCCL not probed",
+                                  "cuda-library-missing"));
     return;
   }
   if (status == "unsupported") return;
@@ -123,10 +118,8 @@ void nccl(const json& report, std::vector<Finding>& out) {
                                ? "crashed"
                                : "failed: " + error_name(section.value("error", json(nullptr)));
   out.push_back(
-      make_finding("nccl", Severity::problem, "NCCL all-reduce " + what,
-                   "rerun with `NCCL_DEBUG=INFO bevenv-probe --only nccl`; in a container use "
-                   "`--ipc=host` or `--shm-size`; without P2P set `NCCL_P2P_DISABLE=1`",
-                   "F11"));
+      failure_finding("nccl", Severity::problem, "NCCL all-reduce " + what, "F11", {},
+                      status == "error" ? error_name(section.value("error", json(nullptr))) : ""));
 }
 
 }  // namespace

@@ -14,6 +14,7 @@ void python_findings(const json& report, std::vector<Finding>& out) {
         make_finding("python", missing ? Severity::warning : Severity::problem,
                      missing ? "no Python interpreter to inspect: environment checks skipped"
                              : "the Python probe failed (" + status + ")",
+                     // bevenv's own flags: usage, not knowledge of a failure.
                      missing ? "pass `--python PATH` (the training environment's interpreter)"
                              : "run `" + python.value("interpreter_path", "python") +
                                    " -c 'import torch'` to see the error",
@@ -26,9 +27,10 @@ void python_findings(const json& report, std::vector<Finding>& out) {
                                  interpreter.value("executable", "?")));
   const json torch = python.value("torch", json::object());
   if (torch.value("status", "") == "problem") {
-    out.push_back(make_finding("torch", Severity::problem, "`import torch` fails",
-                               "reinstall the locked torch build (`bevenv sync`)", "",
-                               torch.value("evidence", "")));
+    // The evidence names what is missing (`libcudart.so.11.0`, a symbol): doctor's wording
+    // matches it against the catalogue before falling back to a reinstall.
+    out.push_back(failure_finding("torch", Severity::problem, "`import torch` fails",
+                                  "torch-import", {}, torch.value("evidence", "")));
   }
   // Observations only: which check passed or failed, with the probe's evidence. The words a
   // user reads (what fails, the fix that fits this environment) are the matrix's failure

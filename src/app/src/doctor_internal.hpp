@@ -30,6 +30,9 @@ std::string driver_version(const json& report);
 std::string driver_cuda(const json& report);
 std::size_t gpu_count(const json& report);
 std::optional<core::Version> parse_version(const std::string& text);
+// A driver version as NVIDIA spells it, with two-digit minor parts (`465.19.01`): PEP 440 text
+// would drop the zero and name a driver that does not exist.
+std::string driver_text(const core::Version& version);
 
 // The packages a check's verdict is about (`F3` -> yapf); empty for host-only checks.
 std::vector<std::string> packages_of_check(const std::string& check);
@@ -55,6 +58,13 @@ matrix::FixContext fix_context(const json& report);
 void word_python_checks(const json& report, const matrix::Matrix* matrix,
                         std::vector<probes::Finding>& findings);
 
+// The fixes of failing findings that name a catalogued failure, or whose evidence the
+// catalogue recognises, fitted to the check, the host and the facts the finding observed
+// (doctor_wording.cpp). Without a matrix the findings stay as they are.
+void word_failures(const json& report, const matrix::Matrix* matrix,
+                   std::vector<probes::Finding>& findings);
+
+using probes::failure_finding;
 using probes::make_finding;
 
 // Human lines and JSON for a list of findings (doctor_output.cpp).

@@ -152,8 +152,8 @@ void python_version(const json& report, const lockfiles::Lockfile& lock,
                        minor_of(have) + "`"));
 }
 
-// NVIDIA spells driver versions with two-digit minor parts (`465.19.01`); PEP 440 text would
-// drop the zero and name a driver that does not exist.
+}  // namespace
+
 std::string driver_text(const core::Version& version) {
   std::string out;
   for (std::size_t i = 0; i < version.release().size(); ++i) {
@@ -164,52 +164,52 @@ std::string driver_text(const core::Version& version) {
   return out;
 }
 
+namespace {
+
 struct DriverFloor {
   std::string min_driver;
   std::string minor_compat;  // empty when unknown
   std::string source;
 };
 
-// The matrix's toolkit record wins over bevenv-probe's built-in table: it carries its sources
-// and users can correct it with an overlay.
-std::optional<DriverFloor> driver_floor(const std::string& cuda, const matrix::Matrix* matrix,
-                                        std::string& note) {
-  const auto table = probes::minimum_driver_for_cuda(cuda);
+// The matrix's toolkit record (matrix/data/cuda.toml): the one driver table, with its sources.
+std::optional<DriverFloor> driver_floor(const std::string& cuda, const matrix::Matrix* matrix) {
   const auto version = parse_version(cuda);
   const matrix::Toolkit* toolkit =
       matrix != nullptr && version ? matrix->find_toolkit(*version) : nullptr;
-  if (toolkit != nullptr) {
-    DriverFloor floor{driver_text(toolkit->min_driver), "", toolkit->origin.to_string()};
-    if (toolkit->minor_compat_driver)
-      floor.minor_compat = driver_text(*toolkit->minor_compat_driver);
-    const auto table_version = table ? parse_version(*table) : std::nullopt;
-    if (table_version && *table_version != toolkit->min_driver) {
-      note = "bevenv-probe's table says " + *table + "; the matrix (" + floor.source + ") wins";
-    }
-    return floor;
+  if (toolkit == nullptr) return std::nullopt;
+  DriverFloor floor{driver_text(toolkit->min_driver), "", toolkit->origin.to_string()};
+  if (toolkit->minor_compat_driver) floor.minor_compat = driver_text(*toolkit->minor_compat_driver);
+  return floor;
+}
+
+// Minor-version compatibility (CUDA >= 11): a driver of the same major runs newer runtimes of
+// it, from the release the toolkit record names (without PTX JIT of newer PTX).
+bool runs_by_minor_compat(const core::Version& want, const core::Version& have,
+                          const std::optional<DriverFloor>& floor, const std::string& version) {
+  if (want.release().front() != have.release().front() || want.release().front() < 11) {
+    return false;
   }
-  if (table) return DriverFloor{*table, "", "bevenv-probe's table"};
-  return std::nullopt;
+  const auto driver_v = parse_version(version);
+  const auto compat_v =
+      floor && !floor->minor_compat.empty() ? parse_version(floor->minor_compat) : std::nullopt;
+  return !driver_v || !compat_v || *driver_v >= *compat_v;
 }
 
 void locked_cuda(const json& report, const DoctorContext& ctx, std::vector<probes::Finding>& out) {
   const std::string wanted = ctx.lock->environment.cuda;
   const std::string supported = driver_cuda(report);
   if (wanted.empty() || supported.empty()) return;
-  std::string note;
-  const auto floor = driver_floor(wanted, ctx.matrix, note);
+  const auto floor = driver_floor(wanted, ctx.matrix);
   const auto want = parse_version(wanted);
   const auto have = parse_version(supported);
   if (!want || !have) return;
   const json& driver = section_if_ok(report, "driver");
   const bool overridden = driver.value("cuda_version_overridden", false);
   const std::string version = overridden ? "" : driver_version(report);
-  std::string detail = floor ? "minimum driver for CUDA " + wanted + ": " + floor->min_driver +
-                                   " (" + floor->source + ")"
-                             : "CUDA " + wanted + " is in neither the matrix nor the probe's table";
-  if (!note.empty()) detail += "; " + note;
-  const std::string floor_text = floor ? floor->min_driver : std::string("a newer one");
-  const std::string needs = floor ? "driver ≥ " + floor->min_driver : "a newer driver";
+  const std::string detail = floor ? "minimum driver for CUDA " + wanted + ": " +
+                                         floor->min_driver + " (" + floor->source + ")"
+                                   : "CUDA " + wanted + " is not in the matrix's toolkit table";
   const std::string drv = version.empty() ? "this driver" : "driver " + version;
   if (want->base_version() <= have->base_version()) {
     out.push_back(make_finding(
@@ -218,28 +218,23 @@ void locked_cuda(const json& report, const DoctorContext& ctx, std::vector<probe
         detail));
     return;
   }
-  const bool same_major = want->release().front() == have->release().front();
-  const auto driver_v = parse_version(version);
-  const auto compat_v =
-      floor && !floor->minor_compat.empty() ? parse_version(floor->minor_compat) : std::nullopt;
-  const bool minor_compat = same_major && want->release().front() >= 11 &&
-                            (!driver_v || !compat_v || *driver_v >= *compat_v);
-  if (minor_compat) {
-    out.push_back(make_finding(
-        "driver-cuda", Severity::warning,
-        "the lock's CUDA " + wanted + " is newer than " + drv + " supports (CUDA ≤ " + supported +
-            "): it runs only through minor-version compatibility, "
-            "without PTX JIT",
-        "upgrade the NVIDIA driver to " + floor_text + " or later", "", detail));
+  std::vector<std::pair<std::string, std::string>> facts{{"cuda", wanted},
+                                                         {"supported", supported}};
+  if (floor) facts.emplace_back("driver", floor->min_driver);
+  if (runs_by_minor_compat(*want, *have, floor, version)) {
+    out.push_back(failure_finding("driver-cuda", Severity::warning,
+                                  "the lock's CUDA " + wanted + " is newer than " + drv +
+                                      " supports (CUDA ≤ " + supported +
+                                      "): it runs only through minor-version compatibility, "
+                                      "without PTX JIT",
+                                  "cuda-unsupported-ptx", std::move(facts), detail));
     return;
   }
-  out.push_back(make_finding(
-      "driver-cuda", Severity::problem,
-      "the lock's CUDA " + wanted + " needs " + needs + "; " + drv + " supports CUDA ≤ " +
-          supported + " (CUDA_ERROR_INSUFFICIENT_DRIVER at the first CUDA call)",
-      "upgrade the NVIDIA driver to " + floor_text +
-          " or later, or re-lock for this driver: `bevenv lock --cuda-driver " + supported + "`",
-      "", detail));
+  const std::string needs = floor ? "driver ≥ " + floor->min_driver : "a newer driver";
+  out.push_back(failure_finding("driver-cuda", Severity::problem,
+                                "the lock's CUDA " + wanted + " needs " + needs + "; " + drv +
+                                    " supports CUDA ≤ " + supported,
+                                "cuda-driver-too-old", std::move(facts), detail));
 }
 
 void target_gpus(const json& report, const lockfiles::Lockfile& lock,
@@ -255,10 +250,12 @@ void target_gpus(const json& report, const lockfiles::Lockfile& lock,
           make_finding("lock-gpus", Severity::ok,
                        "this host's " + sm + " is a target of the lock (" + locked + ")"));
     } else {
-      out.push_back(make_finding("lock-gpus", Severity::warning,
-                                 "this host's " + sm + " is not a target of the lock (" + locked +
-                                     "): its torch and ops builds were chosen for other GPUs",
-                                 "re-lock with this GPU: `bevenv lock --gpu " + sm + "`", "F10"));
+      out.push_back(failure_finding("lock-gpus", Severity::warning,
+                                    "this host's " + sm + " is not a target of the lock (" +
+                                        locked +
+                                        "): its torch and ops builds were chosen for "
+                                        "other GPUs",
+                                    "F10", {{"sm", sm}}));
     }
   }
 }

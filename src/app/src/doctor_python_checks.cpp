@@ -46,13 +46,7 @@ void word_python_checks(const json& report, const matrix::Matrix* matrix,
   for (auto& finding : findings) {
     const matrix::Failure* failure = failure_of_check(*matrix, finding.check);
     if (failure == nullptr) {
-      // A probe finding that names a catalogued failure and leaves the fix to it (F8).
-      const matrix::Failure* named = matrix->find_failure(finding.field_failure);
-      if (named != nullptr && finding.fix.empty() && finding.severity != Severity::ok) {
-        const matrix::FailureFix* fix = named->fix_for(context);
-        if (fix != nullptr) finding.fix = fix->text;
-      }
-      out.push_back(std::move(finding));
+      out.push_back(std::move(finding));  // not a Python check: word_failures() words it
       continue;
     }
     // Where the failure cannot happen (F2 without a torch <1.11), the observation is no finding:

@@ -139,6 +139,12 @@ probes::Expectations expectations_for(const json& report, const DoctorContext& c
       expect.dataloader_workers = static_cast<int>(*ctx.profile->dataloader_workers_per_gpu);
     }
   }
+  if (ctx.matrix != nullptr) {
+    for (const auto& toolkit : ctx.matrix->toolkits) {
+      expect.driver_floors.push_back(
+          {toolkit.version.to_string(), doctor_detail::driver_text(toolkit.min_driver)});
+    }
+  }
   // DDP runs one process per GPU, and all of them share /dev/shm.
   const std::size_t gpus = doctor_detail::gpu_count(report);
   if (gpus > 1) expect.processes_per_node = static_cast<int>(gpus);
@@ -167,6 +173,7 @@ std::vector<probes::Finding> judge_report(const nlohmann::json& report, const Do
     }
   }
   findings.insert(findings.end(), extra.begin(), extra.end());
+  doctor_detail::word_failures(report, ctx.matrix, findings);
   return findings;
 }
 

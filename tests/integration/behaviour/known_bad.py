@@ -165,7 +165,7 @@ print("event written")
     },
     {
         "name": "pillow-antialias",
-        "rules": ["pillow-antialias-tensorboard"],
+        "rules": ["pillow-antialias-tensorboardx", "pillow-antialias-tensorboard"],
         "doctor_id": "pillow-antialias",
         "python": "3.8",
         # The tensorboard package itself never names ANTIALIAS (2.8.0 and 2.11.2 checked);

@@ -1,5 +1,5 @@
 // bevenv doctor's verdicts on recorded and edited probe reports: the driver floor for the
-// locked CUDA (matrix data preferred over the probe's table), missing architectures, GPU
+// locked CUDA (the matrix's toolkit table), missing architectures, GPU
 // memory (F8), /dev/shm (F12), known-bad rules and the JSON shape. No GPU needed.
 #include <sys/stat.h>
 
@@ -84,8 +84,8 @@ TEST_CASE("doctor: a lock for no GPU needs no driver") {
   CHECK(with_id(judge(cpu_host, nullptr, matrix), "driver")[0].severity == Severity::problem);
 }
 
-TEST_CASE("doctor: the matrix's driver floor wins over bevenv-probe's table") {
-  // An overlay that corrects the floor of CUDA 12.1; the probe's built-in table keeps its own.
+TEST_CASE("doctor: an overlay's driver floor is the one doctor names") {
+  // An overlay that corrects the floor of CUDA 12.1: the matrix's toolkit table is the only one.
   std::vector<matrix::SourceFile> files = matrix::embedded_files();
   files.push_back({"overlay/cuda.toml",
                    "[[toolkit]]\nversion = \"12.1\"\nmin_driver = \"531.14\"\n"
@@ -96,14 +96,17 @@ TEST_CASE("doctor: the matrix's driver floor wins over bevenv-probe's table") {
   REQUIRE(loaded.has_value());
   auto lock = test::small_lock("3.12.3", {});
   lock.environment.cuda = "12.1";
-  const auto table = probes::minimum_driver_for_cuda("12.1");
-  REQUIRE(table.has_value());
-  REQUIRE(*table != "531.14");
   const auto found = with_id(
       judge(with_driver_cuda(test::h200_report(), "11.8"), &lock, loaded.value()), "driver-cuda");
   REQUIRE(found.size() == 1);
   CHECK_THAT(found[0].fix, Catch::Contains("531.14"));
-  CHECK_THAT(found[0].detail, Catch::Contains("overlay/cuda.toml") && Catch::Contains(*table));
+  CHECK_THAT(found[0].detail, Catch::Contains("overlay/cuda.toml"));
+  // The torch of the report against the same driver names the same floor.
+  auto report = with_driver_cuda(test::h200_report(), "11.8");
+  report["python"]["torch"]["cuda"] = "12.1";
+  const auto torch = with_id(judge(report, nullptr, loaded.value()), "torch-cuda-driver");
+  REQUIRE(torch.size() == 1);
+  CHECK_THAT(torch[0].fix, Catch::Contains("531.14"));
 }
 
 TEST_CASE("doctor: a lock and a torch without sm_90 on the H200") {

@@ -50,10 +50,12 @@ TEST_CASE("matrix rules lists a sourced rule for each version-preventable field 
   const auto out = app::matrix_rules({});
   const auto covered = out.json["failures_covered"].get<std::vector<std::string>>();
   // F2 setuptools, F3 yapf, F4 torchpack, F9 torch 2 with BEVFusion, F10 SASS for the GPU, and
-  // the catalogue entries whose fix a rule takes (numpy's aliases, Pillow, protobuf).
+  // the catalogue entries whose fix a rule takes (numpy's aliases, Pillow, protobuf, networkx's
+  // `fractions.gcd` and trimesh's `.node`).
   CHECK(std::set<std::string>(covered.begin(), covered.end()) ==
-        std::set<std::string>{"F2", "F3", "F4", "F9", "F10", "numpy-aliases", "pillow-antialias",
-                              "protobuf-descriptors"});
+        std::set<std::string>{"F2", "F3", "F4", "F9", "F10", "networkx-fractions-gcd",
+                              "numpy-aliases", "pillow-antialias", "protobuf-descriptors",
+                              "trimesh-networkx"});
   for (const auto& rule : out.json["rules"]) CHECK(!rule["sources"].empty());
   const auto only_f3 = app::matrix_rules({{}, "F3"});
   CHECK(only_f3.json["rules"].size() == 2);

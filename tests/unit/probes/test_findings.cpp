@@ -33,6 +33,21 @@ bool contains(const std::string& text, const std::string& part) {
   return text.find(part) != std::string::npos;
 }
 
+// A fact the finding hands to the catalogue's fix template (`{sm}`); empty when absent.
+std::string fact(const Finding& finding, const std::string& name) {
+  for (const auto& [key, value] : finding.facts) {
+    if (key == name) return value;
+  }
+  return "";
+}
+
+// Two floors of the matrix's toolkit table, as the app passes them (matrix/data/cuda.toml).
+Expectations with_floors() {
+  Expectations expect;
+  expect.driver_floors = {{"11.3", "465.19.01"}, {"12.1", "530.30.02"}, {"12.4", "550.54.14"}};
+  return expect;
+}
+
 // A driver section as bevenv-probe writes it on an H100/H200-class GPU.
 json driver_section(const std::string& cuda, const std::string& sm, double gib, int gpus = 1) {
   json devices = json::array();
@@ -89,7 +104,7 @@ TEST_CASE("a driver older than the locked CUDA is a problem naming the minimum d
   json report{{"driver", driver_section("11.0", "sm_90", 141)}};
   report["driver"]["cuda_version_overridden"] = true;
   report["driver"]["real_cuda_version"] = "13.0";
-  Expectations expect;
+  Expectations expect = with_floors();
   expect.cuda_version = "12.1";
   const auto findings = evaluate(report, expect);
   const Finding driver = only(findings, "driver");
@@ -97,14 +112,21 @@ TEST_CASE("a driver older than the locked CUDA is a problem naming the minimum d
   CHECK(contains(driver.title, "overridden"));
   const Finding cuda = only(findings, "driver-cuda");
   CHECK(cuda.severity == Severity::problem);
-  CHECK(contains(cuda.fix, "530.30.02"));  // compat-facts.md: CUDA 12.1 needs >= 530.30.02
-  CHECK(contains(cuda.title, "INSUFFICIENT_DRIVER"));
+  CHECK(contains(cuda.title, "530.30.02"));  // the floor of the table passed in
+  CHECK(cuda.field_failure == "cuda-driver-too-old");
+  CHECK(fact(cuda, "driver") == "530.30.02");
+  CHECK(cuda.fix.empty());  // the catalogue's to word (doctor_wording.cpp)
 
   // Same major: minor-version compatibility lets it run, with a warning naming the floor.
   expect.cuda_version = "11.3";
   const Finding minor = only(evaluate(report, expect), "driver-cuda");
   CHECK(minor.severity == Severity::warning);
-  CHECK(contains(minor.fix, "465.19.01"));
+  CHECK(minor.field_failure == "cuda-unsupported-ptx");
+  CHECK(fact(minor, "driver") == "465.19.01");
+
+  // A CUDA missing from the table: no floor to name, and no `driver` fact for a fix to use.
+  expect.cuda_version = "12.7";
+  CHECK(fact(only(evaluate(report, expect), "driver-cuda"), "driver").empty());
 
   expect.cuda_version = "11.0";
   CHECK(only(evaluate(report, expect), "driver-cuda").severity == Severity::ok);
@@ -113,11 +135,11 @@ TEST_CASE("a driver older than the locked CUDA is a problem naming the minimum d
 TEST_CASE("a newer minor CUDA on the same major runs by minor-version compatibility",
           "[probes][findings]") {
   json report{{"driver", driver_section("12.2", "sm_90", 80)}};
-  Expectations expect;
+  Expectations expect = with_floors();
   expect.cuda_version = "12.4";
   const Finding cuda = only(evaluate(report, expect), "driver-cuda");
   CHECK(cuda.severity == Severity::warning);
-  CHECK(contains(cuda.fix, "550.54.14"));
+  CHECK(fact(cuda, "driver") == "550.54.14");
 }
 
 TEST_CASE("torch without sm_90 on an sm_90 GPU: no kernel image, or PTX JIT (F10)",
@@ -130,14 +152,15 @@ TEST_CASE("torch without sm_90 on an sm_90 GPU: no kernel image, or PTX JIT (F10
   Finding arch = only(findings, "gpu-arch");
   CHECK(arch.severity == Severity::problem);
   CHECK(arch.field_failure == "F10");
-  CHECK(contains(arch.title, "no kernel image is available"));
-  CHECK(contains(arch.fix, "sm_90"));
+  CHECK(contains(arch.title, "no kernels for sm_90"));
+  CHECK(fact(arch, "sm") == "sm_90");
   CHECK(only(findings, "torch-cuda-driver").severity == Severity::ok);
 
   report["python"]["torch"]["arch_list"].push_back("compute_86");
   arch = only(evaluate(report), "gpu-arch");
   CHECK(arch.severity == Severity::warning);
   CHECK(contains(arch.title, "only PTX"));
+  CHECK(arch.field_failure == "ptx-jit");
 
   report["python"]["torch"]["arch_list"].push_back("sm_90");
   CHECK(only(evaluate(report), "gpu-arch").severity == Severity::ok);
@@ -149,16 +172,17 @@ TEST_CASE("the stack's compiled ops are checked against the GPU too", "[probes][
   expect.target_archs = {"7.0", "7.5", "8.0", "8.6"};  // BEVFusion's hard-coded setup.py list
   const Finding ops = only(evaluate(report, expect), "ops-arch");
   CHECK(ops.severity == Severity::problem);
-  CHECK(contains(ops.fix, "TORCH_CUDA_ARCH_LIST"));
-  CHECK(contains(ops.fix, "9.0"));
+  CHECK(ops.field_failure == "F10");
+  CHECK(fact(ops, "arch") == "9.0");  // as TORCH_CUDA_ARCH_LIST spells sm_90
 }
 
 TEST_CASE("the torch build's CUDA is checked against the driver", "[probes][findings]") {
   json report{{"driver", driver_section("11.4", "sm_86", 24)},
               {"python", python_section("2.1.0+cu121", "12.1", {"sm_86"})}};
-  const Finding torch = only(evaluate(report), "torch-cuda-driver");
+  const Finding torch = only(evaluate(report, with_floors()), "torch-cuda-driver");
   CHECK(torch.severity == Severity::problem);
-  CHECK(contains(torch.fix, "530.30.02"));
+  CHECK(fact(torch, "driver") == "530.30.02");
+  CHECK(fact(torch, "major") == "11");
 }
 
 TEST_CASE("/dev/shm against DataLoader workers (F12)", "[probes][findings]") {
@@ -172,10 +196,10 @@ TEST_CASE("/dev/shm against DataLoader workers (F12)", "[probes][findings]") {
   CHECK(shm.severity == Severity::problem);
   CHECK(shm.field_failure == "F12");
   CHECK(contains(shm.title, "64 MiB"));
-  CHECK(contains(shm.fix, "--shm-size="));
+  CHECK(fact(shm, "size_gib") == "8");  // twice the ~2 GiB need, 8 GiB at least
 
-  report["host"]["container"]["detected"] = false;
-  CHECK(contains(only(evaluate(report, expect), "shm").fix, "remount"));
+  expect.dataloader_workers = 16;
+  CHECK(fact(only(evaluate(report, expect), "shm"), "size_gib") == "16");
 
   report["host"]["shm"]["total_bytes"] = 32.0 * 1024 * 1024 * 1024;
   CHECK(only(evaluate(report, expect), "shm").severity == Severity::ok);
@@ -235,13 +259,16 @@ TEST_CASE("driver failures map to their fixes", "[probes][findings]") {
   Finding driver = only(evaluate(report), "driver");
   CHECK(driver.severity == Severity::problem);
   CHECK(contains(driver.title, "CUDA_ERROR_INSUFFICIENT_DRIVER (35)"));
-  CHECK(contains(driver.fix, "upgrade"));
+  // The error name is the evidence the catalogue recognises; the probe's fallback is an Xid.
+  CHECK(contains(driver.detail, "CUDA_ERROR_INSUFFICIENT_DRIVER"));
+  CHECK(driver.field_failure == "gpu-xid");
 
   report = {{"driver", {{"status", "no_device"}}},
             {"host", {{"status", "ok"}, {"env", {{"CUDA_VISIBLE_DEVICES", ""}}}}}};
   report["host"]["env"]["CUDA_VISIBLE_DEVICES"] = "7";
   driver = only(evaluate(report), "driver");
-  CHECK(contains(driver.fix, "`7`"));
+  CHECK(driver.field_failure == "no-cuda-device");
+  CHECK(fact(driver, "visible") == "7");
 }
 
 TEST_CASE("kernel and NCCL results become findings", "[probes][findings]") {
@@ -265,7 +292,8 @@ TEST_CASE("kernel and NCCL results become findings", "[probes][findings]") {
   const Finding kernel = only(findings, "kernel");
   CHECK(kernel.severity == Severity::problem);
   CHECK(contains(kernel.title, "CUDA_ERROR_UNSUPPORTED_PTX_VERSION"));
-  CHECK(contains(kernel.fix, "NVRTC 13.0 is newer than the driver"));
+  CHECK(kernel.field_failure == "cuda-unsupported-ptx");
+  CHECK(fact(kernel, "nvrtc") == "13.0");
   const Finding nccl = only(findings, "nccl");
   CHECK(nccl.severity == Severity::ok);
   CHECK(contains(nccl.title, "busbw 123.4 GB/s at 64 MiB"));

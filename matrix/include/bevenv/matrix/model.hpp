@@ -144,7 +144,11 @@ struct Rule {
 struct EnvCondition {
   std::optional<core::SpecifierSet> python;
   std::vector<PackageCondition> packages;
-  bool empty() const { return !python && packages.empty(); }
+  // Fixes only: the doctor checks whose finding the fix answers (`gpu-arch`), and whether the
+  // host is a container. Both hold only where doctor observed them, never for a pasted log.
+  std::vector<std::string> checks;
+  std::optional<bool> container;
+  bool empty() const { return !python && packages.empty() && checks.empty() && !container; }
 };
 
 // What `fixes`, `applies` and `check` conditions are decided against. Unknown facts (a log
@@ -152,7 +156,11 @@ struct EnvCondition {
 struct FixContext {
   std::optional<core::Version> python;
   std::map<std::string, core::Version, std::less<>> packages;  // normalized name -> installed
-  bool packages_known = false;  // true: a package absent from `packages` is not installed
+  bool packages_known = false;    // true: a package absent from `packages` is not installed
+  std::string check;              // the doctor check whose finding is being worded
+  std::optional<bool> container;  // whether the inspected host is a container
+  // The facts the finding observed: a fix naming `{sm}` fits only where `sm` is among them.
+  std::vector<std::pair<std::string, std::string>> facts;
   bool holds(const EnvCondition& condition) const;
 };
 
@@ -163,9 +171,15 @@ struct LogSignature {
   std::string regex;
 };
 
+// `{name}` in `text` is a fact of the finding (`{sm}`, `{driver}`); a fix holding one names the
+// checks that supply it in `when.checks`.
 struct FailureFix {
   EnvCondition when;  // empty: fits any environment
   std::string text;
+  // `text` with each `{name}` replaced by its value in `facts`; unknown names stay as written.
+  std::string render(const std::vector<std::pair<std::string, std::string>>& facts) const;
+  // Whether every `{name}` in `text` has a value in `facts`.
+  bool has_facts(const std::vector<std::pair<std::string, std::string>>& facts) const;
 };
 
 // How doctor words the Python probe's check of a failure: "<package> <version> <ok|problem>".
@@ -181,6 +195,7 @@ struct Failure {
   std::string id;  // `F2`, or a rule-like id
   std::string title;
   std::string cause;
+  std::string symptom;   // the error text a user sees, quoted after doctor's finding; may be empty
   EnvCondition applies;  // where it can happen at all; empty: anywhere
   // And, when not empty, at least one of these holds (F3: with mmcv-full 1.x or mmcv 1.x).
   std::vector<EnvCondition> applies_any;
