@@ -237,8 +237,8 @@ namespace {
 
 // A venv holding a fake torch whose __init__.py leaves a mark and raises when executed, with
 // the version.py of a real cu130 build and a libtorch_cuda.so nvcc builds for sm_80 and sm_90
-// (plus compute_90 PTX); beside it an mmcv whose _ext is built for sm_75, and the metadata of
-// the cuDNN wheel. Empty when there is no nvcc.
+// (plus compute_90 PTX); beside it an mmcv whose _ext is built for sm_75 (and the same library
+// as an mmdet3d op), and the metadata of the cuDNN wheel. Empty when there is no nvcc.
 std::string fake_torch_venv(const std::string& nvcc) {
   const std::string dir = temp_dir();
   const auto venv =
@@ -279,6 +279,14 @@ std::string fake_torch_venv(const std::string& nvcc) {
                   " -gencode arch=compute_75,code=sm_75");
   INFO(ext.out);
   REQUIRE(ext.exit_code == 0);
+  // BEVFusion's layout: an op package under mmdet3d/ops with its built extension.
+  const std::string voxel = site + "/mmdet3d/ops/voxel";
+  REQUIRE(run_command("mkdir -p " + shell_quote(voxel) + " && touch " +
+                      shell_quote(site + "/mmdet3d/__init__.py") + " " +
+                      shell_quote(voxel + "/__init__.py") + " && cp " +
+                      shell_quote(site + "/mmcv/_ext.cpython-3-x86_64-linux-gnu.so") + " " +
+                      shell_quote(voxel + "/voxel_layer.cpython-3-x86_64-linux-gnu.so"))
+              .exit_code == 0);
   return dir;
 }
 
@@ -312,11 +320,13 @@ TEST_CASE("torch's version, CUDA build and arch list come from its files, not it
   CHECK(source["file"].get<std::string>().find("/torch/lib/libtorch_cuda.so") != std::string::npos);
   CHECK(source["entries"].get<int>() >= 3);
   CHECK(source["ms"].get<double>() < 1000);
-  REQUIRE(report["python"]["ops_archs"].size() == 1);
-  const auto& op = report["python"]["ops_archs"][0];
-  CHECK(op["package"] == "mmcv");
-  CHECK(op["sass"] == nlohmann::json{"sm_75"});
-  CHECK(op["ptx"] == nlohmann::json::array());
+  REQUIRE(report["python"]["ops_archs"].size() == 2);
+  for (const auto& op : report["python"]["ops_archs"]) {
+    CHECK(op["sass"] == nlohmann::json{"sm_75"});
+    CHECK(op["ptx"] == nlohmann::json::array());
+  }
+  CHECK(report["python"]["ops_archs"][0]["package"] == "mmcv");
+  CHECK(report["python"]["ops_archs"][1]["package"] == "mmdet3d.ops.voxel");
 
   // --import-torch asks torch itself, whose __init__.py here raises: the old verdict.
   const auto imported = run_probe("--only python --import-torch --python " + python);
