@@ -2,9 +2,12 @@
 
 Runs inside the interpreter under inspection (bevenv-probe embeds this file and runs it with
 `python -c`; `python3 probe_env.py` works too) and prints one JSON object on stdout:
-the interpreter, its installed distributions, torch's CUDA build and architectures, and
-behaviour checks for known field failures (F1-F5). Each check is isolated: a failing import
-is evidence, never the end of the script. Keeps to Python 3.6 syntax on purpose.
+the interpreter, its installed distributions, torch's CUDA build, and behaviour checks for
+known field failures (F1-F5). torch's facts come from its files (version.py, read as text;
+the CUDA libraries' paths, whose fatbins bevenv-probe reads for the architectures), so that
+torch/__init__.py never runs; `--import-torch` asks `import torch` instead. Each check is
+isolated: a failing import is evidence, never the end of the script. Keeps to Python 3.6
+syntax on purpose.
 """
 import json
 import os
@@ -154,17 +157,125 @@ def store_torch_facts(key, path, facts):
         pass  # a read-only home only costs the next run the import
 
 
-def torch_info():
+TORCH_VERSION_FIELDS = ("__version__", "cuda", "hip", "git_version")
+# The libraries of torch that hold its CUDA kernels, by release: libtorch_cuda.so since 1.9,
+# split into _cu and _cpp in 1.8; c10's own kernels are few but count.
+TORCH_CUDA_LIBRARIES = ("libtorch_cuda.so", "libtorch_cuda_cu.so", "libtorch_cuda_cpp.so",
+                        "libc10_cuda.so")
+
+
+def torch_location():
+    """torch's package folder and __init__.py, found the way `import torch` would find them,
+    without running torch/__init__.py (find_spec of a top-level name imports nothing)."""
+    import importlib.util
+    spec = importlib.util.find_spec("torch")
+    locations = list(spec.submodule_search_locations or []) if spec else []
+    if not locations:
+        return None, None
+    return locations[0], spec.origin
+
+
+def assigned_literals(path, names):
+    """The literal values assigned to `names` at the top of a Python file, read with ast and
+    literal_eval: the file is never executed. `cuda: Optional[str] = '12.1'` counts too."""
+    import ast
+    with open(path, "rb") as stream:
+        tree = ast.parse(stream.read(), path)
+    found = {}
+    for node in tree.body:
+        if isinstance(node, ast.Assign):
+            targets, value = node.targets, node.value
+        elif isinstance(node, ast.AnnAssign) and node.value is not None:
+            targets, value = [node.target], node.value
+        else:
+            continue
+        for target in targets:
+            if isinstance(target, ast.Name) and target.id in names:
+                try:
+                    found[target.id] = ast.literal_eval(value)
+                except ValueError:
+                    pass  # not a literal: leave the field out rather than guess
+    return found
+
+
+def cudnn_of(names, lib_dir, cuda):
+    """cuDNN as torch.backends.cudnn.version() spells it (8902, 90100), from the nvidia-cudnn
+    wheel torch loads (the one for torch's CUDA major); bundled copies (torch/lib/libcudnn.so.8)
+    name only their major version, which that number cannot be made from."""
+    wanted = "nvidia-cudnn-cu%s" % str(cuda).split(".")[0]
+    for key in [wanted] + sorted(k for k in names if k.startswith("nvidia-cudnn-cu")):
+        if key not in names:
+            continue
+        parts = names[key][0].split(".")
+        try:
+            major, minor, patch = [int(part) for part in (parts + ["0", "0"])[:3]]
+        except ValueError:
+            continue
+        scale = 10000 if major >= 9 else 1000  # cuDNN 9 changed CUDNN_VERSION's encoding
+        return major * scale + minor * 100 + patch, "%s %s" % (key, names[key][0])
+    bundled = sorted(n for n in os.listdir(lib_dir) if n.startswith("libcudnn.so.")) \
+        if os.path.isdir(lib_dir) else []
+    if bundled:
+        return None, os.path.join(lib_dir, bundled[-1])
+    return None, None
+
+
+def torch_info_files(names):
+    """torch's facts from its files: version.py read as text, the CUDA libraries' paths for
+    bevenv-probe to read the architectures from their fatbins. None when version.py is not
+    there to read (a damaged install: the import path says more)."""
+    package_dir, origin = torch_location()
+    if package_dir is None:
+        return None
+    version_file = os.path.join(package_dir, "version.py")
+    if not os.path.isfile(version_file):
+        return None
+    fields = assigned_literals(version_file, TORCH_VERSION_FIELDS)
+    if not isinstance(fields.get("__version__"), str):
+        return None
+    lib_dir = os.path.join(package_dir, "lib")
+    out = {"status": "ok", "source": "files", "version": fields["__version__"], "file": origin,
+           "cuda": fields.get("cuda"), "lib_dir": lib_dir,
+           "cuda_libraries": [os.path.join(lib_dir, name) for name in TORCH_CUDA_LIBRARIES
+                              if os.path.isfile(os.path.join(lib_dir, name))]}
+    for name in ("hip", "git_version"):
+        if name in fields:
+            out[name] = fields[name]
+    if out["cuda"]:
+        cudnn, cudnn_source = cudnn_of(names, lib_dir, out["cuda"])
+        if cudnn is not None:
+            out["cudnn"] = cudnn
+        if cudnn_source:
+            out["cudnn_source"] = cudnn_source
+    return out
+
+
+def torch_info(names):
     if not module_exists("torch"):
         return {"status": "missing"}
+    if "--import-torch" not in sys.argv:
+        try:
+            found = torch_info_files(names)
+        except Exception as error:  # unreadable files: fall back to the import, and say why
+            found = None
+            sys.stderr.write("probe_env: torch files: %s\n" % evidence_of(error))
+        if found is not None:
+            return found
+    return torch_info_imported()
+
+
+def torch_info_imported():
+    """torch's facts from `import torch` (--import-torch): seconds on a cold machine, and the
+    only way to see whether torch imports and which GPUs it sees."""
     key, cache_path = torch_cache()
     if key and "--no-cache" not in sys.argv:
         cached = cached_torch_facts(key, cache_path)
         if cached is not None:
             cached["status"] = "ok"
+            cached["source"] = "import"
             cached["cached"] = True
             return cached
-    out = {"status": "ok"}
+    out = {"status": "ok", "source": "import"}
     try:
         import torch
         out["version"] = torch.__version__
@@ -323,6 +434,39 @@ def compiled_op_packages(package_dir):
     return ops
 
 
+def package_dir_of(name):
+    """A top-level package's folder, without importing it."""
+    import importlib.util
+    spec = importlib.util.find_spec(name)
+    locations = list(spec.submodule_search_locations or []) if spec else []
+    return locations[0] if locations else None
+
+
+def shared_objects(folder):
+    found = []
+    for root, _, files in os.walk(folder):
+        found.extend(os.path.join(root, f) for f in sorted(files) if f.endswith(".so"))
+    return sorted(found)
+
+
+def op_libraries():
+    """The compiled op libraries the checks below import (mmcv's _ext, mmdet3d's and
+    BEVFusion's op packages), as files: bevenv-probe reads their architectures."""
+    found = []
+    if module_exists("mmcv"):
+        mmcv_dir = package_dir_of("mmcv")
+        if mmcv_dir:
+            for name in sorted(os.listdir(mmcv_dir)):
+                if name.startswith("_ext") and name.endswith(".so"):
+                    found.append({"package": "mmcv", "file": os.path.join(mmcv_dir, name)})
+    if module_exists("mmdet3d"):
+        mmdet3d_dir = package_dir_of("mmdet3d")
+        for name in compiled_op_packages(mmdet3d_dir) if mmdet3d_dir else []:
+            for path in shared_objects(os.path.join(mmdet3d_dir, "ops", name)):
+                found.append({"package": "mmdet3d.ops." + name, "file": path})
+    return found
+
+
 def check_mmdet3d_ops():
     """F5: BEVFusion's (and mmdet3d 0.x's) compiled ops, each imported on its own."""
     if not module_exists("mmdet3d"):
@@ -382,7 +526,11 @@ def main():
         report["distributions_error"] = evidence_of(error)
     report["distributions"] = dists
     names = installed_names(dists)
-    report["torch"] = torch_info()
+    report["torch"] = torch_info(names)
+    try:
+        report["ops_archs"] = op_libraries()
+    except Exception as error:
+        report["ops_archs_error"] = evidence_of(error)
     report["shm"] = shm_info()
     report["checks"] = [
         run_check("F2", "distutils.version after importing setuptools", check_distutils_version),

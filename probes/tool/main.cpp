@@ -34,6 +34,9 @@ usage: bevenv-probe [options]
                           (default: all)
   --python PATH           Python interpreter or environment prefix to inspect
                           (default: $VIRTUAL_ENV, $CONDA_PREFIX, then python3 on PATH)
+  --import-torch          learn torch's version, CUDA build, cuDNN and arch list by importing
+                          it (seconds on a cold machine; also reports the GPUs torch sees)
+                          instead of from its files and its libraries' fatbins
   --timeout S             seconds each probe may take before it is killed (default 30)
   --arch sm_XY            compile the kernel probe for this architecture instead of the GPU's
   --compile-only PATH     with --arch: only compile the kernel and write the CUBIN to PATH
@@ -108,6 +111,8 @@ Options parse(int argc, char** argv, bool& exit_now) {
       }
     } else if (arg == "--python") {
       options.python = value(i, arg);
+    } else if (arg == "--import-torch") {
+      options.import_torch = true;
     } else if (arg == "--timeout") {
       options.timeout = parse_timeout(value(i, arg));
     } else if (arg == "--arch") {
@@ -181,6 +186,7 @@ int run(const Options& options) {
       {"options",
        {{"timeout_s", static_cast<double>(options.timeout.count()) / 1000.0},
         {"only", options.only},
+        {"import_torch", options.import_torch},
         {"cuda_version_override", options.cuda_version_override
                                       ? json(cuda_version_text(*options.cuda_version_override))
                                       : json(nullptr)}}}};

@@ -21,6 +21,7 @@ struct Options {
   bool test_hooks = false;                   // BEVENV_PROBE_TEST_HOOKS=1: selftest probes
   bool fail_on_problem = false;              // --fail-on problem: exit 3 on a Python problem
   std::set<std::string> skip_checks;         // --skip-check: Python checks that cannot fail
+  bool import_torch = false;  // --import-torch: torch's facts from `import torch`, not its files
 };
 
 // The CUDA version cuDriverGetVersion reports (12020) as text ("12.2").
@@ -36,6 +37,10 @@ json probe_nvml();
 json probe_kernel(const Options& options, const std::vector<std::string>& python_lib_dirs);
 json probe_nccl(const std::vector<std::string>& python_lib_dirs);
 json probe_python(const Options& options);
+// Fills in what probe_env.py leaves to this tool: the architectures of torch's CUDA libraries
+// (`torch.arch_list`, `torch.arch_sources`) and of the compiled ops (`ops_archs[]`), read from
+// their fatbins (python_archs.cpp).
+void add_fatbin_archs(json& python);
 // Only the nvidia/*/lib folders of the interpreter's site-packages (a quick run of the script).
 json python_library_dirs(const Options& options);
 

@@ -97,7 +97,17 @@ json run_script(const Options& options, const std::vector<std::string>& extra_ar
 
 }  // namespace
 
-json probe_python(const Options& options) { return run_script(options, {}); }
+json probe_python(const Options& options) {
+  const auto start = std::chrono::steady_clock::now();
+  json out = run_script(options, options.import_torch ? std::vector<std::string>{"--import-torch"}
+                                                      : std::vector<std::string>{});
+  if (out.value("status", "") != "ok") return out;
+  add_fatbin_archs(out);
+  // The fatbin walk is part of this probe's time.
+  out["duration_ms"] =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  return out;
+}
 
 json python_library_dirs(const Options& options) { return run_script(options, {"--paths-only"}); }
 

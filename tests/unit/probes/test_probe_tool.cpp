@@ -232,3 +232,109 @@ TEST_CASE("a Python that hangs is killed; a missing one is a finding", "[probes]
   CHECK(finding->severity == Severity::warning);
   CHECK(finding->fix.find("--python") != std::string::npos);
 }
+
+namespace {
+
+// A venv holding a fake torch whose __init__.py leaves a mark and raises when executed, with
+// the version.py of a real cu130 build and a libtorch_cuda.so nvcc builds for sm_80 and sm_90
+// (plus compute_90 PTX); beside it an mmcv whose _ext is built for sm_75 (and the same library
+// as an mmdet3d op), and the metadata of the cuDNN wheel. Empty when there is no nvcc.
+std::string fake_torch_venv(const std::string& nvcc) {
+  const std::string dir = temp_dir();
+  const auto venv =
+      run_command("python3 -m venv --without-pip " + shell_quote(dir + "/venv") + " 2>&1");
+  INFO(venv.out);
+  REQUIRE(venv.exit_code == 0);
+  const auto purelib =
+      run_command(shell_quote(dir + "/venv/bin/python") +
+                  " -c 'import sysconfig; print(sysconfig.get_paths()[\"purelib\"])'");
+  const std::string site = purelib.out.substr(0, purelib.out.find('\n'));
+  REQUIRE(run_command("mkdir -p " + shell_quote(site + "/torch/lib") + " " +
+                      shell_quote(site + "/mmcv") + " " +
+                      shell_quote(site + "/nvidia_cudnn_cu13-9.13.0.50.dist-info"))
+              .exit_code == 0);
+  std::ofstream(site + "/torch/__init__.py")
+      << "open("
+      << "'" << dir << "/torch-was-executed', 'w').close()\n"
+      << "raise RuntimeError('torch/__init__.py was executed')\n";
+  std::ofstream(site + "/torch/version.py")
+      << "from typing import Optional\n\n__all__ = ['__version__', 'debug', 'cuda']\n"
+      << "__version__ = '2.11.0+cu130'\ndebug = False\ncuda: Optional[str] = '13.0'\n"
+      << "git_version = 'abc123'\nhip: Optional[str] = None\n";
+  std::ofstream(site + "/mmcv/__init__.py") << "";
+  std::ofstream(site + "/nvidia_cudnn_cu13-9.13.0.50.dist-info/METADATA")
+      << "Metadata-Version: 2.1\nName: nvidia-cudnn-cu13\nVersion: 9.13.0.50\n";
+  std::ofstream(dir + "/k.cu")
+      << "extern \"C\" __global__ void k(float* p) { p[threadIdx.x] = 1.0f; }\n";
+  const std::string build = "cd " + shell_quote(dir) + " && " + shell_quote(nvcc) +
+                            " -shared -Xcompiler -fPIC k.cu 2>&1 -o ";
+  const auto torch_lib =
+      run_command(build + shell_quote(site + "/torch/lib/libtorch_cuda.so") +
+                  " -gencode arch=compute_80,code=sm_80 -gencode arch=compute_90,code=sm_90"
+                  " -gencode arch=compute_90,code=compute_90");
+  INFO(torch_lib.out);
+  REQUIRE(torch_lib.exit_code == 0);
+  const auto ext =
+      run_command(build + shell_quote(site + "/mmcv/_ext.cpython-3-x86_64-linux-gnu.so") +
+                  " -gencode arch=compute_75,code=sm_75");
+  INFO(ext.out);
+  REQUIRE(ext.exit_code == 0);
+  // BEVFusion's layout: an op package under mmdet3d/ops with its built extension.
+  const std::string voxel = site + "/mmdet3d/ops/voxel";
+  REQUIRE(run_command("mkdir -p " + shell_quote(voxel) + " && touch " +
+                      shell_quote(site + "/mmdet3d/__init__.py") + " " +
+                      shell_quote(voxel + "/__init__.py") + " && cp " +
+                      shell_quote(site + "/mmcv/_ext.cpython-3-x86_64-linux-gnu.so") + " " +
+                      shell_quote(voxel + "/voxel_layer.cpython-3-x86_64-linux-gnu.so"))
+              .exit_code == 0);
+  return dir;
+}
+
+}  // namespace
+
+TEST_CASE("torch's version, CUDA build and arch list come from its files, not its import",
+          "[probes][tool][python][fatbin]") {
+  const std::string nvcc = nvcc_path();
+  if (nvcc.empty()) {
+    WARN("no nvcc to build a libtorch_cuda.so with known architectures");
+    return;
+  }
+  const std::string dir = fake_torch_venv(nvcc);
+  const std::string python = shell_quote(dir + "/venv/bin/python");
+  const auto report = run_probe("--only python --python " + python);
+  const auto& torch = report["python"]["torch"];
+  INFO(report["python"].dump(2));
+  CHECK_FALSE(file_exists(dir + "/torch-was-executed"));
+  CHECK(torch["status"] == "ok");
+  CHECK(torch["source"] == "files");
+  CHECK(torch["version"] == "2.11.0+cu130");
+  CHECK(torch["cuda"] == "13.0");
+  CHECK(torch["git_version"] == "abc123");
+  CHECK(torch["cudnn"] == 91300);  // as torch.backends.cudnn.version() spells cuDNN 9.13.0
+  CHECK(torch["arch_list"] == nlohmann::json{"sm_80", "sm_90", "compute_90"});
+  CHECK(torch["arch_extra"] == nlohmann::json::array());
+  CHECK_FALSE(torch.contains("cuda_available"));  // the driver probe reports the GPUs
+  CHECK_FALSE(torch.contains("devices"));
+  REQUIRE(torch["arch_sources"].size() == 1);
+  const auto& source = torch["arch_sources"][0];
+  CHECK(source["file"].get<std::string>().find("/torch/lib/libtorch_cuda.so") != std::string::npos);
+  CHECK(source["entries"].get<int>() >= 3);
+  CHECK(source["ms"].get<double>() < 1000);
+  REQUIRE(report["python"]["ops_archs"].size() == 2);
+  for (const auto& op : report["python"]["ops_archs"]) {
+    CHECK(op["sass"] == nlohmann::json{"sm_75"});
+    CHECK(op["ptx"] == nlohmann::json::array());
+  }
+  CHECK(report["python"]["ops_archs"][0]["package"] == "mmcv");
+  CHECK(report["python"]["ops_archs"][1]["package"] == "mmdet3d.ops.voxel");
+
+  // --import-torch asks torch itself, whose __init__.py here raises: the old verdict.
+  const auto imported = run_probe("--only python --import-torch --python " + python);
+  const auto& torch_imported = imported["python"]["torch"];
+  CHECK(file_exists(dir + "/torch-was-executed"));
+  CHECK(imported["options"]["import_torch"] == true);
+  CHECK(torch_imported["source"] == "import");
+  CHECK(torch_imported["status"] == "problem");
+  CHECK(torch_imported["evidence"] == "RuntimeError: torch/__init__.py was executed");
+  CHECK_FALSE(torch_imported.contains("arch_sources"));
+}
