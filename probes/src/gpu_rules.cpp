@@ -200,12 +200,6 @@ void p2p(const json& report, std::vector<Finding>& out) {
   }
 }
 
-// "sm_86" -> "8.6", as TORCH_CUDA_ARCH_LIST spells it; other text stays as it is.
-std::string arch_list_entry(const std::string& sm) {
-  if (sm.size() < 5 || sm.rfind("sm_", 0) != 0) return sm;
-  return sm.substr(3, sm.size() - 4) + "." + sm.substr(sm.size() - 1);
-}
-
 }  // namespace
 
 void gpu_findings(const json& report, const Expectations& expectations, std::vector<Finding>& out) {
@@ -253,21 +247,7 @@ void gpu_findings(const json& report, const Expectations& expectations, std::vec
           break;
       }
     }
-    if (!expectations.target_archs.empty()) {
-      const ArchSupport support = arch_support(sm, expectations.target_archs);
-      if (support == ArchSupport::sass) {
-        out.push_back(make_finding("ops-arch", Severity::ok, "compiled ops carry SASS for " + sm));
-      } else if (support == ArchSupport::ptx_jit) {
-        out.push_back(
-            failure_finding("ops-arch", Severity::warning,
-                            "compiled ops have only PTX for " + sm + ": slow JIT at first use",
-                            "ptx-jit", {{"sm", sm}, {"arch", arch_list_entry(sm)}}));
-      } else {
-        out.push_back(failure_finding("ops-arch", Severity::problem,
-                                      "compiled ops have no kernels for " + sm, "F10",
-                                      {{"sm", sm}, {"arch", arch_list_entry(sm)}}));
-      }
-    }
+    ops_arch_findings(report, expectations, sm, out);
   }
 }
 

@@ -14,6 +14,10 @@ void gpu_findings(const json& report, const Expectations& expectations, std::vec
 void kernel_nccl_findings(const json& report, std::vector<Finding>& out);
 void host_findings(const json& report, const Expectations& expectations, std::vector<Finding>& out);
 void python_findings(const json& report, std::vector<Finding>& out);
+// Whether the compiled ops run on GPU `sm`: those the Python probe found installed (their
+// fatbins read by bevenv-probe), else the architectures the lock builds them for.
+void ops_arch_findings(const json& report, const Expectations& expectations, const std::string& sm,
+                       std::vector<Finding>& out);
 
 // The section's "status", or "" when the section is absent.
 std::string status_of(const json& report, const char* section);

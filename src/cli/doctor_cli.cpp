@@ -83,6 +83,9 @@ void add_doctor_commands(CLI::App& root, const GlobalOptions& global, Action& ac
           "Probes not to run, e.g. `--skip nccl` (host, driver, nvml, kernel, nccl, python)")
       ->delimiter(',')
       ->type_name("PROBE");
+  doctor->add_flag("--import-torch", flags->options.import_torch,
+                   "Import torch in the inspected Python to see that it loads (seconds); by "
+                   "default its facts are read from its files");
   doctor->add_option("--probe-timeout", flags->probe_timeout, "Seconds each probe may take")
       ->capture_default_str()
       ->type_name("S")

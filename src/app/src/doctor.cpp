@@ -166,6 +166,9 @@ CommandOutput doctor(const DoctorOptions& options) {
     request.only = only;
     request.cuda_version_override = options.cuda_version_override;
     request.timeout = options.probe_timeout;
+    // Only the `torch` check needs the import itself (does it load?); the rest reads files.
+    request.import_torch =
+        options.import_torch || options.check == std::optional<std::string>("torch");
     const ProbeRun run = run_probe(request);
     report = run.report;
     out.json["probe"] = {{"path", request.probe.string()},

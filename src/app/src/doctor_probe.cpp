@@ -112,6 +112,7 @@ ProbeRun run_probe(const ProbeRequest& request) {
     argv.push_back("--only");
     argv.push_back(list);
   }
+  if (request.import_torch) argv.push_back("--import-torch");
   if (request.cuda_version_override) {
     argv.push_back("--cuda-version-override");
     argv.push_back(*request.cuda_version_override);

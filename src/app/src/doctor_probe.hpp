@@ -17,6 +17,7 @@ struct ProbeRequest {
   std::vector<std::string> only;  // empty: every probe
   std::optional<std::string> cuda_version_override;
   std::chrono::seconds timeout{30};
+  bool import_torch = false;  // bevenv-probe --import-torch: the facts from `import torch`
 };
 
 struct ProbeRun {

@@ -176,6 +176,41 @@ TEST_CASE("the stack's compiled ops are checked against the GPU too", "[probes][
   CHECK(fact(ops, "arch") == "9.0");  // as TORCH_CUDA_ARCH_LIST spells sm_90
 }
 
+TEST_CASE("installed compiled ops are judged by the archs their fatbins carry",
+          "[probes][findings]") {
+  json report{{"driver", driver_section("13.0", "sm_90", 141)},
+              {"python", python_section("2.11.0+cu130", "13.0", {"sm_80", "sm_90"})}};
+  report["python"]["ops_archs"] = {{{"package", "mmcv"},
+                                    {"file", "/env/mmcv/_ext.so"},
+                                    {"sass", {"sm_90"}},
+                                    {"ptx", json::array()}},
+                                   {{"package", "mmdet3d.ops.voxel"},
+                                    {"file", "/env/mmdet3d/ops/voxel/voxel_layer.so"},
+                                    {"sass", {"sm_75", "sm_86"}},
+                                    {"ptx", json::array()}},
+                                   {{"package", "mmdet3d.ops.iou3d"},
+                                    {"file", "/env/mmdet3d/ops/iou3d/iou3d_cuda.so"},
+                                    {"sass", {"sm_75"}},
+                                    {"ptx", {"compute_75"}}},
+                                   {{"package", "host_only"},
+                                    {"file", "/env/x.so"},
+                                    {"sass", json::array()},
+                                    {"ptx", json::array()}}};
+  Expectations expect;
+  expect.target_archs = {"9.0"};  // what the lock says is ignored beside what is installed
+  const auto ops = with_check(evaluate(report, expect), "ops-arch");
+  REQUIRE(ops.size() == 3);  // one per package with CUDA code, sorted by name
+  CHECK(ops[0].severity == Severity::ok);
+  CHECK(contains(ops[0].title, "`mmcv` ops (1 library) carry SASS for sm_90"));
+  CHECK(ops[1].severity == Severity::warning);  // PTX of 7.5 JIT-compiles on sm_90
+  CHECK(ops[1].field_failure == "ptx-jit");
+  CHECK(contains(ops[1].title, "iou3d_cuda.so"));
+  CHECK(ops[2].severity == Severity::problem);
+  CHECK(ops[2].field_failure == "F10");
+  CHECK(fact(ops[2], "package") == "mmdet3d.ops.voxel");
+  CHECK(fact(ops[2], "arch") == "9.0");
+}
+
 TEST_CASE("the torch build's CUDA is checked against the driver", "[probes][findings]") {
   json report{{"driver", driver_section("11.4", "sm_86", 24)},
               {"python", python_section("2.1.0+cu121", "12.1", {"sm_86"})}};

@@ -32,6 +32,9 @@ struct DoctorOptions {
   bool record = false;                               // --record
   std::optional<std::filesystem::path> record_dir;   // --record DIR; else default_observed_dir()
   bool include_report = false;                       // put the raw probe report in the JSON
+  // --import-torch: import torch in the inspected interpreter (seconds) to learn whether it
+  // loads; otherwise its version, CUDA build and architectures are read from its files.
+  bool import_torch = false;
   // The running bevenv, to find bevenv-probe beside it; default /proc/self/exe.
   std::optional<std::filesystem::path> self_executable;
 };
