@@ -108,64 +108,88 @@ std::string signal_name(int signal) {
   }
 }
 
-nlohmann::json run_isolated(const std::string& name, const std::function<nlohmann::json()>& probe,
-                            std::chrono::milliseconds timeout) {
-  const auto start = Clock::now();
+IsolatedProbe start_isolated(const std::string& name, const std::function<nlohmann::json()>& probe,
+                             std::chrono::milliseconds timeout) {
+  IsolatedProbe started{name, -1, -1, Clock::now(), timeout, nullptr};
   int pipe_fds[2];
   if (::pipe2(pipe_fds, O_CLOEXEC) != 0) {
-    return {{"status", "error"}, {"error", std::string("pipe: ") + std::strerror(errno)}};
+    started.failed = {{"status", "error"}, {"error", std::string("pipe: ") + std::strerror(errno)}};
+    return started;
   }
   const pid_t pid = ::fork();
   if (pid < 0) {
     ::close(pipe_fds[0]);
     ::close(pipe_fds[1]);
-    return {{"status", "error"}, {"error", std::string("fork: ") + std::strerror(errno)}};
+    started.failed = {{"status", "error"}, {"error", std::string("fork: ") + std::strerror(errno)}};
+    return started;
   }
   if (pid == 0) {
     // The report owns stdout; NCCL_DEBUG and friends print there, so send them to stderr.
     ::dup2(STDERR_FILENO, STDOUT_FILENO);
     ::close(pipe_fds[0]);
-    std::string text;
+    nlohmann::json result;
     try {
-      text = probe().dump();
+      result = probe();
     } catch (const std::exception& e) {
-      text = nlohmann::json{{"status", "error"}, {"error", e.what()}}.dump();
+      result = nlohmann::json{{"status", "error"}, {"error", e.what()}};
     }
-    write_all(pipe_fds[1], text);
+    // The child's own time: the parent may collect the report later, after other probes.
+    if (result.is_object()) result["duration_ms"] = elapsed_ms(started.start);
+    write_all(pipe_fds[1], result.dump());
     ::close(pipe_fds[1]);
     // _exit: the CUDA and NCCL libraries' atexit handlers are not ours to run.
     ::_exit(0);
   }
   ::close(pipe_fds[1]);
+  started.pid = pid;
+  started.fd = pipe_fds[0];
+  return started;
+}
+
+nlohmann::json finish_isolated(IsolatedProbe& started) {
+  if (started.pid < 0) {
+    started.failed["duration_ms"] = elapsed_ms(started.start);
+    return started.failed;
+  }
   std::string text;
-  const bool finished = drain({pipe_fds[0]}, {&text}, start + timeout);
+  const bool finished = drain({started.fd}, {&text}, started.start + started.timeout);
+  started.fd = -1;
   if (!finished) {
-    ::kill(pid, SIGKILL);
-    wait_for(pid);
-    nlohmann::json out{{"status", "timeout"},
-                       {"error", "probe `" + name + "` did not finish within " +
-                                     std::to_string(timeout.count() / 1000) + " s and was killed"}};
-    out["duration_ms"] = elapsed_ms(start);
+    ::kill(started.pid, SIGKILL);
+    wait_for(started.pid);
+    nlohmann::json out{
+        {"status", "timeout"},
+        {"error", "probe `" + started.name + "` did not finish within " +
+                      std::to_string(started.timeout.count() / 1000) + " s and was killed"}};
+    out["duration_ms"] = elapsed_ms(started.start);
     return out;
   }
-  const int status = wait_for(pid);
+  const int status = wait_for(started.pid);
   nlohmann::json out;
   if (WIFSIGNALED(status)) {
     const int sig = WTERMSIG(status);
     out = {{"status", "crashed"},
            {"signal", sig},
            {"signal_name", signal_name(sig)},
-           {"error", "probe `" + name + "` was killed by " + signal_name(sig)}};
+           {"error", "probe `" + started.name + "` was killed by " + signal_name(sig)}};
   } else {
     out = nlohmann::json::parse(text, nullptr, false);
     if (out.is_discarded() || !out.is_object()) {
       out = {{"status", "error"},
-             {"error", "probe `" + name + "` returned no report (exit " +
+             {"error", "probe `" + started.name + "` returned no report (exit " +
                            std::to_string(WEXITSTATUS(status)) + ")"}};
     }
   }
-  out["duration_ms"] = elapsed_ms(start);
+  if (!out.contains("duration_ms") || !out["duration_ms"].is_number()) {
+    out["duration_ms"] = elapsed_ms(started.start);
+  }
   return out;
+}
+
+nlohmann::json run_isolated(const std::string& name, const std::function<nlohmann::json()>& probe,
+                            std::chrono::milliseconds timeout) {
+  IsolatedProbe started = start_isolated(name, probe, timeout);
+  return finish_isolated(started);
 }
 
 ProgramResult run_program(const std::vector<std::string>& argv, std::chrono::milliseconds timeout) {

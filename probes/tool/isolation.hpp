@@ -15,6 +15,21 @@ namespace bevenv::probe_tool {
 nlohmann::json run_isolated(const std::string& name, const std::function<nlohmann::json()>& probe,
                             std::chrono::milliseconds timeout);
 
+// The same in two halves, so that several probes run at once: start forks the child, finish
+// collects its report (the timeout counts from the start). A start that failed (no pipe, no
+// fork) finishes with its error.
+struct IsolatedProbe {
+  std::string name;
+  int pid = -1;
+  int fd = -1;  // the read end of the child's report pipe
+  std::chrono::steady_clock::time_point start;
+  std::chrono::milliseconds timeout{0};
+  nlohmann::json failed;
+};
+IsolatedProbe start_isolated(const std::string& name, const std::function<nlohmann::json()>& probe,
+                             std::chrono::milliseconds timeout);
+nlohmann::json finish_isolated(IsolatedProbe& started);
+
 struct ProgramResult {
   bool spawn_failed = false;
   bool timed_out = false;

@@ -200,12 +200,12 @@ int run(const Options& options) {
       report["host"] = probe_host();
       ran.push_back("host");
     }
+    // The GPU probes run at once, each in its own child, while the Python probe runs here: the
+    // wall time is the slowest of them (a cold cuInit, NCCL's start-up, the interpreter), not
+    // their sum. The kernel and NCCL probes need the environment's `nvidia-*` library
+    // directories first, which the interpreter lists in milliseconds.
     std::vector<std::string> lib_dirs;
-    if (selected("python")) {
-      report["python"] = probe_python(options);
-      lib_dirs = nvidia_lib_dirs(report["python"]);
-      ran.push_back("python");
-    } else if (options.python && (selected("kernel") || selected("nccl"))) {
+    if ((options.python || selected("python")) && (selected("kernel") || selected("nccl"))) {
       lib_dirs = nvidia_lib_dirs(python_library_dirs(options));
     }
     const std::vector<std::pair<std::string, std::function<json()>>> isolated{
@@ -213,10 +213,17 @@ int run(const Options& options) {
         {"nvml", [&] { return probe_nvml(); }},
         {"kernel", [&] { return probe_kernel(options, lib_dirs); }},
         {"nccl", [&] { return probe_nccl(lib_dirs); }}};
+    std::vector<IsolatedProbe> running;
     for (const auto& [name, probe] : isolated) {
-      if (!selected(name)) continue;
-      report[name] = run_isolated(name, probe, options.timeout);
-      ran.push_back(name);
+      if (selected(name)) running.push_back(start_isolated(name, probe, options.timeout));
+    }
+    if (selected("python")) {
+      report["python"] = probe_python(options);
+      ran.push_back("python");
+    }
+    for (auto& probe : running) {
+      report[probe.name] = finish_isolated(probe);
+      ran.push_back(probe.name);
     }
     for (const auto& name : options.only) {
       if (name.rfind("selftest-", 0) != 0) continue;
