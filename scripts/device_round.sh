@@ -39,6 +39,8 @@ print("  imported:  ", torch.__version__, torch.version.cuda, torch.backends.cud
 print("  arch lists equal:", sorted(imported) == sorted(torch_facts.get("arch_list", [])))
 PY
 
+# ROUND_ONLY=timing skips the locks (#13), to spend device time on the timings alone.
+if [ "${ROUND_ONLY:-}" != timing ]; then
 for official in bevfusion uniad bevformer; do
   step "#13: lock $official, no target flags"
   "$B/bevenv" lock --profile "$official" -o "$OUT/$official.lock" 2>&1 | head -6
@@ -54,6 +56,7 @@ for port in bevfusion-torch2 uniad-torch2 bevformer-torch2 uniad-2.0; do
   findings "$OUT/doctor-$port.json" --arch
   echo "  not ok:"; findings "$OUT/doctor-$port.json"
 done
+fi
 
 step "#14: doctor on this machine's Python, no lock"
 (cd "$OUT" && "$B/bevenv" doctor --python "$(command -v python3)"); echo "rc=$?"
