@@ -1,5 +1,6 @@
 #include <cctype>
 
+#include "bevenv/core/gpu_arch.hpp"
 #include "bevenv/core/name.hpp"
 #include "bevenv/core/outside_text.hpp"
 #include "sections.hpp"
@@ -80,13 +81,9 @@ std::optional<BuildStep> read_build_step(const toml::table& table, std::string c
 }
 
 bool is_arch_name(std::string_view text, std::string_view prefix) {
-  if (text.substr(0, prefix.size()) != prefix || text.size() <= prefix.size()) return false;
-  for (std::size_t i = prefix.size(); i < text.size(); ++i) {
-    const char c = text[i];
-    const bool last_letter = i + 1 == text.size() && (c == 'a' || c == 'f');
-    if (std::isdigit(static_cast<unsigned char>(c)) == 0 && !last_letter) return false;
-  }
-  return true;
+  // The one grammar (core/gpu_arch.hpp), spelled nvcc's way with the prefix the field wants.
+  return text.substr(0, prefix.size()) == prefix && text.find('.') == std::string_view::npos &&
+         core::parse_gpu_arch(text).has_value();
 }
 
 void check_arch_list(TableReader& reader, std::string_view key,

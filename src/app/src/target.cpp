@@ -1,7 +1,6 @@
 #include "bevenv/app/target.hpp"
 
 #include <algorithm>
-#include <charconv>
 #include <map>
 
 #include "bevenv/core/error.hpp"
@@ -32,32 +31,13 @@ core::Version parse_or_throw(std::string_view text, const std::string& field,
   return std::move(parsed).value();
 }
 
-bool parse_int(std::string_view text, int& out) {
-  if (text.empty()) return false;
-  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), out);
-  return error == std::errc() && end == text.data() + text.size();
-}
-
 }  // namespace
 
-std::optional<GpuArch> parse_gpu_arch(std::string_view text) {
-  for (std::string_view prefix : {"sm_", "compute_"}) {
-    if (text.substr(0, prefix.size()) == prefix) text.remove_prefix(prefix.size());
-  }
-  int capability = 0;
-  const auto dot = text.find('.');
-  if (dot != std::string_view::npos) {
-    int major = 0, minor = 0;
-    if (!parse_int(text.substr(0, dot), major) || !parse_int(text.substr(dot + 1), minor) ||
-        minor > 9) {
-      return std::nullopt;
-    }
-    capability = major * 10 + minor;
-  } else if (!parse_int(text, capability)) {
-    return std::nullopt;
-  }
-  if (capability < 10 || capability > 199) return std::nullopt;
-  return GpuArch{capability};
+std::optional<GpuArch> parse_target_gpu(std::string_view text) {
+  auto arch = core::parse_gpu_arch(text);
+  if (!arch || arch->suffix != 0) return std::nullopt;
+  arch->ptx = false;  // `compute_86` names the GPU of capability 8.6
+  return arch;
 }
 
 core::MarkerEnvironment TargetFacts::marker_environment() const {
@@ -102,7 +82,7 @@ TargetFacts resolve_target(const TargetOverrides& overrides,
     facts.cuda_driver = parse_or_throw(*overrides.cuda_driver, "CUDA driver version", "12.2");
   }
   for (const auto& text : overrides.gpus) {
-    const auto arch = parse_gpu_arch(text);
+    const auto arch = parse_target_gpu(text);
     if (!arch) {
       throw Error(ExitCode::bad_input, "invalid GPU architecture `" + text + "`",
                   "give a compute capability such as `sm_86` or `8.6`");

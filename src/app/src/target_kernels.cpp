@@ -10,16 +10,15 @@ KernelSupport kernel_support(const matrix::PackageVersion& build, const GpuArch&
     if (toolkit == nullptr || toolkit_arch_for(*toolkit, gpu)) return KernelSupport::unknown;
     return KernelSupport::none;
   }
-  for (const auto& sass : build.sass) {
-    const auto arch = parse_gpu_arch(sass);
-    if (arch && arch->capability / 10 == gpu.capability / 10 &&
-        arch->capability % 10 <= gpu.capability % 10) {
+  std::vector<std::string> compiled = build.sass;
+  compiled.insert(compiled.end(), build.ptx.begin(), build.ptx.end());
+  switch (core::arch_support(gpu, compiled)) {
+    case core::ArchSupport::sass:
       return KernelSupport::sass;
-    }
-  }
-  for (const auto& ptx : build.ptx) {
-    const auto arch = parse_gpu_arch(ptx);
-    if (arch && arch->capability <= gpu.capability) return KernelSupport::ptx;
+    case core::ArchSupport::ptx_jit:
+      return KernelSupport::ptx;
+    case core::ArchSupport::none:
+      break;
   }
   return KernelSupport::none;
 }
@@ -27,7 +26,7 @@ KernelSupport kernel_support(const matrix::PackageVersion& build, const GpuArch&
 std::optional<GpuArch> toolkit_arch_for(const matrix::Toolkit& toolkit, const GpuArch& gpu) {
   std::optional<GpuArch> best;
   for (const auto& text : toolkit.sm) {
-    const auto arch = parse_gpu_arch(text);
+    const auto arch = core::parse_gpu_arch(text);
     if (!arch || arch->capability / 10 != gpu.capability / 10) continue;
     if (arch->capability > gpu.capability) continue;
     if (!best || *arch > *best) best = arch;

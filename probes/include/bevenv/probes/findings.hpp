@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "bevenv/core/gpu_arch.hpp"
+
 namespace bevenv::probes {
 
 enum class Severity { ok, warning, problem };
@@ -67,8 +69,9 @@ std::vector<Finding> evaluate(const nlohmann::json& report, const Expectations& 
 nlohmann::json to_json(const Finding& finding);
 
 // How a GPU of compute capability `sm` (e.g. "sm_90" or "9.0") is served by a list of
-// compiled architectures: SASS that runs natively, PTX the driver must JIT, or nothing.
-enum class ArchSupport { sass, ptx_jit, none };
+// compiled architectures: core::arch_support, the one coverage function; none when `sm` is
+// not a GPU architecture.
+using ArchSupport = core::ArchSupport;
 ArchSupport arch_support(const std::string& sm, const std::vector<std::string>& compiled_archs);
 
 }  // namespace bevenv::probes

@@ -4,24 +4,19 @@
 #include <string>
 #include <vector>
 
+#include "bevenv/core/gpu_arch.hpp"
 #include "bevenv/core/marker.hpp"
 #include "bevenv/core/version.hpp"
 
 namespace bevenv::app {
 
 // A GPU architecture as `sm_XY`, stored as its compute capability (86 for sm_86).
-struct GpuArch {
-  int capability = 0;
-  std::string name() const { return "sm_" + std::to_string(capability); }
-  // `8.6`, as TORCH_CUDA_ARCH_LIST spells it.
-  std::string dotted() const {
-    return std::to_string(capability / 10) + "." + std::to_string(capability % 10);
-  }
-  auto operator<=>(const GpuArch&) const = default;
-};
+// A target GPU: the one architecture type (core/gpu_arch.hpp), always SASS without a suffix.
+using GpuArch = core::GpuArch;
 
-// Accepts `sm_86`, `86`, `8.6` and `compute_86`; returns nullopt otherwise.
-std::optional<GpuArch> parse_gpu_arch(std::string_view text);
+// A GPU as a user names it: `sm_86`, `86`, `8.6` or `compute_86`; nullopt otherwise (`sm_90a`
+// names a build, not a GPU).
+std::optional<GpuArch> parse_target_gpu(std::string_view text);
 
 // What the user asked for; unset fields fall back to the profile, then to defaults.
 struct TargetOverrides {
