@@ -15,86 +15,109 @@ namespace {
 
 // Links each chosen package to what pulled it in and records the shortest chain from the
 // request, by a breadth-first walk over the chosen set.
-Solution build_solution(detail::Universe& universe, const std::vector<Id>& chosen_ids) {
-  const Database& database = universe.database();
-  Solution solution;
-  std::vector<Id> chosen;
-  for (Id p : chosen_ids) {
-    if (universe.is_record(p)) chosen.push_back(p);
+class SolutionBuilder {
+ public:
+  SolutionBuilder(detail::Universe& universe, const std::vector<Id>& chosen_ids)
+      : universe_(universe), database_(universe.database()) {
+    add_packages(chosen_ids);
+    reached_.assign(solution_.packages.size(), false);
   }
-  std::sort(chosen.begin(), chosen.end(), [&](Id a, Id b) {
-    const auto& ra = database.record(universe.record_of(a));
-    const auto& rb = database.record(universe.record_of(b));
-    if (ra.name != rb.name) return ra.name < rb.name;
-    return ra.version < rb.version;
-  });
-  std::unordered_map<Id, std::size_t> index_of;
-  for (Id p : chosen) {
-    const RecordId id = universe.record_of(p);
-    const PackageRecord& record = database.record(id);
-    index_of.emplace(p, solution.packages.size());
-    solution.packages.push_back(
-        {id, record.name, record.version, record.kind == RecordKind::system, {}, {}, {}});
+
+  Solution build() {
+    link_roots();
+    drain();
+    // System packages nothing asked for still get their edges listed (their chain stays empty).
+    for (std::size_t i = 0; i < solution_.packages.size(); ++i) {
+      if (reached_[i]) continue;
+      reached_[i] = true;
+      queue_.push_back(i);
+      drain();
+    }
+    return std::move(solution_);
   }
-  auto chosen_providers = [&](Id dep) {
+
+ private:
+  // The chosen records, by name then version, as the solution lists them.
+  void add_packages(const std::vector<Id>& chosen_ids) {
+    std::vector<Id> chosen;
+    for (Id p : chosen_ids) {
+      if (universe_.is_record(p)) chosen.push_back(p);
+    }
+    std::sort(chosen.begin(), chosen.end(), [&](Id a, Id b) {
+      const auto& ra = database_.record(universe_.record_of(a));
+      const auto& rb = database_.record(universe_.record_of(b));
+      if (ra.name != rb.name) return ra.name < rb.name;
+      return ra.version < rb.version;
+    });
+    for (Id p : chosen) {
+      const RecordId id = universe_.record_of(p);
+      const PackageRecord& record = database_.record(id);
+      index_of_.emplace(p, solution_.packages.size());
+      solution_.packages.push_back(
+          {id, record.name, record.version, record.kind == RecordKind::system, {}, {}, {}});
+    }
+  }
+
+  std::vector<std::size_t> chosen_providers(Id dep) const {
     std::vector<std::size_t> result;
-    for (Id p : universe.candidates(dep)) {
-      if (auto it = index_of.find(p); it != index_of.end()) result.push_back(it->second);
+    for (Id p : universe_.candidates(dep)) {
+      if (auto it = index_of_.find(p); it != index_of_.end()) result.push_back(it->second);
     }
     return result;
-  };
+  }
 
-  std::deque<std::size_t> queue;
-  std::vector<bool> reached(solution.packages.size(), false);
-  const auto& roots = universe.request().requirements;
-  for (std::size_t i = 0; i < roots.size(); ++i) {
-    Dependency normalized = roots[i];
-    normalized.name = normalize_package_name(roots[i].name);
-    for (std::size_t target : chosen_providers(universe.root_dep(i))) {
-      ChosenPackage& package = solution.packages[target];
-      package.required_by.push_back({std::nullopt, normalized});
-      if (!reached[target]) {
-        reached[target] = true;
-        package.chain = {{std::nullopt, normalized}};
-        queue.push_back(target);
+  // `target` is required through `link`; the first time it is reached, its chain is `from`'s
+  // (empty for the request) and the link.
+  void reach(std::size_t target, std::optional<std::size_t> from, const Dependency& dependency) {
+    ChosenPackage& package = solution_.packages[target];
+    package.required_by.push_back({from, dependency});
+    if (reached_[target]) return;
+    reached_[target] = true;
+    if (from) package.chain = solution_.packages[*from].chain;
+    package.chain.push_back({from, dependency});
+    queue_.push_back(target);
+  }
+
+  void link_roots() {
+    const auto& roots = universe_.request().requirements;
+    for (std::size_t i = 0; i < roots.size(); ++i) {
+      Dependency normalized = roots[i];
+      normalized.name = normalize_package_name(roots[i].name);
+      for (std::size_t target : chosen_providers(universe_.root_dep(i))) {
+        reach(target, std::nullopt, normalized);
       }
     }
   }
-  auto visit = [&](std::size_t from) {
-    const RecordId id = solution.packages[from].record;
-    const PackageRecord& record = database.record(id);
+
+  void visit(std::size_t from) {
+    const RecordId id = solution_.packages[from].record;
+    const PackageRecord& record = database_.record(id);
     for (std::size_t i = 0; i < record.requirements.size(); ++i) {
       const Dependency& dependency = record.requirements[i];
-      DependencyEdge edge{dependency, chosen_providers(universe.requirement_dep(id, i))};
-      for (std::size_t target : edge.satisfied_by) {
-        ChosenPackage& package = solution.packages[target];
-        package.required_by.push_back({from, dependency});
-        if (!reached[target]) {
-          reached[target] = true;
-          package.chain = solution.packages[from].chain;
-          package.chain.push_back({from, dependency});
-          queue.push_back(target);
-        }
-      }
-      solution.packages[from].dependencies.push_back(std::move(edge));
+      DependencyEdge edge{dependency, chosen_providers(universe_.requirement_dep(id, i))};
+      for (std::size_t target : edge.satisfied_by) reach(target, from, dependency);
+      solution_.packages[from].dependencies.push_back(std::move(edge));
     }
-  };
-  auto drain = [&] {
-    while (!queue.empty()) {
-      const std::size_t from = queue.front();
-      queue.pop_front();
+  }
+
+  void drain() {
+    while (!queue_.empty()) {
+      const std::size_t from = queue_.front();
+      queue_.pop_front();
       visit(from);
     }
-  };
-  drain();
-  // System packages nothing asked for still get their edges listed (their chain stays empty).
-  for (std::size_t i = 0; i < solution.packages.size(); ++i) {
-    if (reached[i]) continue;
-    reached[i] = true;
-    queue.push_back(i);
-    drain();
   }
-  return solution;
+
+  detail::Universe& universe_;
+  const Database& database_;
+  Solution solution_;
+  std::unordered_map<Id, std::size_t> index_of_;
+  std::deque<std::size_t> queue_;
+  std::vector<bool> reached_;
+};
+
+Solution build_solution(detail::Universe& universe, const std::vector<Id>& chosen_ids) {
+  return SolutionBuilder(universe, chosen_ids).build();
 }
 
 }  // namespace

@@ -83,6 +83,78 @@ std::string seconds_text(std::chrono::milliseconds elapsed) {
   return std::to_string((elapsed.count() + 500) / 1000) + " s";
 }
 
+// The build: the context extracted where the builder reads it, its log streamed.
+void run_image_build(const BuildImageOptions& options, const std::string& tar,
+                     const std::string& tag, CommandOutput& out) {
+  const BuilderStatus builder = choose_builder(options);
+  detail::TempDir context("bevenv-context");
+  extract_context_tar(tar, context.path());
+  BuildRequest request;
+  request.builder = builder.kind;
+  request.context_dir = context.path();
+  request.tag = tag;
+  request.extra_args = options.builder_args;
+  const BuildOutcome outcome = run_build(request, options.on_log_line);
+  if (!outcome.ok()) {
+    std::vector<std::string> causes = outcome.last_lines;
+    throw Error(ExitCode::failure,
+                outcome.spawn_failed
+                    ? "`" + std::string(builder_name(builder.kind)) + "` could not be started"
+                    : "the image build failed" +
+                          (outcome.failing_step.empty() ? std::string()
+                                                        : " at `" + outcome.failing_step + "`") +
+                          " (exit " + std::to_string(outcome.exit_code) + "); its last lines:",
+                "the full log is above; fix the step, or rerun with `--dry-run` and build `" +
+                    options.output.string() + "` by hand",
+                causes);
+  }
+  out.json["builder"] = builder_name(builder.kind);
+  out.json["build_seconds"] = static_cast<double>(outcome.elapsed.count()) / 1000.0;
+  out.add("Built `" + tag + "` with " + std::string(builder_name(builder.kind)) + " in " +
+              seconds_text(outcome.elapsed),
+          Mark::ok);
+}
+
+// The probe the image carries: `--probe`, else the one beside bevenv; none is no error.
+std::optional<fs::path> image_probe(const BuildImageOptions& options) {
+  if (options.probe && !fs::is_regular_file(*options.probe)) {
+    throw Error(
+        ExitCode::bad_input, "no probe binary at `" + options.probe->string() + "`",
+        "build it with `cmake --build build --target bevenv-probe`, or leave out `--probe`");
+  }
+  return options.probe ? options.probe : default_probe();
+}
+
+RunLineOptions run_line_options(const BuildImageOptions& options, const lockfiles::Lockfile& lock,
+                                const detail::InputCheck& inputs, const ImageFiles& files) {
+  RunLineOptions run;
+  run.image = options.tag ? *options.tag : default_tag(lock);
+  run.gpu = !lock.environment.cuda.empty();
+  run.workers_per_gpu =
+      options.workers.value_or(inputs.workers_per_gpu.value_or(kDefaultWorkersPerGpu));
+  run.gpus = options.gpus;
+  run.ipc_host = options.ipc_host;
+  run.workdir = files.project_dir;
+  return run;
+}
+
+void add_context_notes(const ImageFiles& files, bool has_probe, CommandOutput& out) {
+  if (!files.packages_without_hashes.empty()) {
+    const std::string names = quoted_list(files.packages_without_hashes);
+    out.diagnostics.push_back({Mark::warning, 0,
+                               "no sha256 recorded for " + names +
+                                   ": a separate step installs them first without hash checks (`" +
+                                   kUnhashedRequirementsName + "`); the rest is hash-checked",
+                               false, false});
+  }
+  if (!has_probe) {
+    out.diagnostics.push_back({Mark::info, 0,
+                               "no `bevenv-probe` beside bevenv and no `--probe PATH`: the image "
+                               "has no probe for `bevenv doctor`",
+                               false, false});
+  }
+}
+
 }  // namespace
 
 CommandOutput build_image(const BuildImageOptions& options) {
@@ -93,12 +165,7 @@ CommandOutput build_image(const BuildImageOptions& options) {
   if (!inputs.note.empty())
     out.diagnostics.push_back({Mark::warning, 0, inputs.note, false, false});
 
-  std::optional<fs::path> probe = options.probe ? options.probe : default_probe();
-  if (options.probe && !fs::is_regular_file(*options.probe)) {
-    throw Error(
-        ExitCode::bad_input, "no probe binary at `" + options.probe->string() + "`",
-        "build it with `cmake --build build --target bevenv-probe`, or leave out `--probe`");
-  }
+  const std::optional<fs::path> probe = image_probe(options);
   ImageOptions image;
   image.base_image = options.base_image;
   image.with_probe = probe.has_value();
@@ -108,15 +175,7 @@ CommandOutput build_image(const BuildImageOptions& options) {
   image.lockfile_name = options.lockfile.filename().string();
   image.lockfile_digest = checked.digest;
   const ImageFiles files = render_image_files(lock, image);
-
-  RunLineOptions run;
-  run.image = options.tag ? *options.tag : default_tag(lock);
-  run.gpu = !lock.environment.cuda.empty();
-  run.workers_per_gpu =
-      options.workers.value_or(inputs.workers_per_gpu.value_or(kDefaultWorkersPerGpu));
-  run.gpus = options.gpus;
-  run.ipc_host = options.ipc_host;
-  run.workdir = files.project_dir;
+  const RunLineOptions run = run_line_options(options, lock, inputs, files);
   const std::string script = run_script(run);
 
   const std::string tar =
@@ -131,20 +190,7 @@ CommandOutput build_image(const BuildImageOptions& options) {
   for (const auto& [name, text] : files.build_requirements) written.push_back({name, text, false});
   detail::write_output_dir(options.output, written);
 
-  if (!files.packages_without_hashes.empty()) {
-    const std::string names = quoted_list(files.packages_without_hashes);
-    out.diagnostics.push_back({Mark::warning, 0,
-                               "no sha256 recorded for " + names +
-                                   ": a separate step installs them first without hash checks (`" +
-                                   kUnhashedRequirementsName + "`); the rest is hash-checked",
-                               false, false});
-  }
-  if (!probe) {
-    out.diagnostics.push_back({Mark::info, 0,
-                               "no `bevenv-probe` beside bevenv and no `--probe PATH`: the image "
-                               "has no probe for `bevenv doctor`",
-                               false, false});
-  }
+  add_context_notes(files, probe.has_value(), out);
   out.json = {{"lockfile", options.lockfile.string()},
               {"input_hash", lock.input_hash},
               {"input_hash_checked", inputs.checked},
@@ -161,36 +207,7 @@ CommandOutput build_image(const BuildImageOptions& options) {
   out.add("Wrote `" + (options.output / kDockerfileName).string() + "` and the build context (" +
               context_digest.substr(0, 19) + "...)",
           Mark::ok);
-
-  if (!options.dry_run) {
-    const BuilderStatus builder = choose_builder(options);
-    detail::TempDir context("bevenv-context");
-    extract_context_tar(tar, context.path());
-    BuildRequest request;
-    request.builder = builder.kind;
-    request.context_dir = context.path();
-    request.tag = run.image;
-    request.extra_args = options.builder_args;
-    const BuildOutcome outcome = run_build(request, options.on_log_line);
-    if (!outcome.ok()) {
-      std::vector<std::string> causes = outcome.last_lines;
-      throw Error(ExitCode::failure,
-                  outcome.spawn_failed
-                      ? "`" + std::string(builder_name(builder.kind)) + "` could not be started"
-                      : "the image build failed" +
-                            (outcome.failing_step.empty() ? std::string()
-                                                          : " at `" + outcome.failing_step + "`") +
-                            " (exit " + std::to_string(outcome.exit_code) + "); its last lines:",
-                  "the full log is above; fix the step, or rerun with `--dry-run` and build `" +
-                      options.output.string() + "` by hand",
-                  causes);
-    }
-    out.json["builder"] = builder_name(builder.kind);
-    out.json["build_seconds"] = static_cast<double>(outcome.elapsed.count()) / 1000.0;
-    out.add("Built `" + run.image + "` with " + std::string(builder_name(builder.kind)) + " in " +
-                seconds_text(outcome.elapsed),
-            Mark::ok);
-  }
+  if (!options.dry_run) run_image_build(options, tar, run.image, out);
   out.add("Run it with (also in `" + (options.output / kRunScriptName).string() + "`):");
   out.add(docker_run_line(run), Mark::none, 1);
   return out;

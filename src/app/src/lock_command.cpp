@@ -170,51 +170,37 @@ void report_pin_changes(CommandOutput& out, const std::vector<std::string>& chan
 
 using Clock = std::chrono::steady_clock;
 
-CommandOutput resolve_and_write(const LockOptions& options, const LockInputs& inputs,
-                                const lockfiles::Lockfile* previous, Clock::time_point start) {
-  Translation translation = translate(inputs, requested_extras(inputs));
-  // Package indexes: records for uncurated packages (lock_index.cpp); null when none is given.
-  const std::unique_ptr<IndexSession> index = open_index(options, inputs);
-  if (index) add_index_records(*index, inputs, translation);
+// The resolution: the matrix's records, the index's where one is given, the old lock's pins.
+struct Resolution {
+  Translation translation;
+  std::unique_ptr<IndexSession> index;  // null when no package index is given
+  std::variant<solver::Solution, solver::Unsolvable> result;
+};
+
+Resolution resolve(const LockOptions& options, const LockInputs& inputs,
+                   const lockfiles::Lockfile* previous) {
+  Resolution out{translate(inputs, requested_extras(inputs)), open_index(options, inputs), {}};
+  Translation& translation = out.translation;
+  // Package indexes: records for uncurated packages (lock_index.cpp).
+  if (out.index) add_index_records(*out.index, inputs, translation);
   if (previous != nullptr) keep_previous_pins(translation, inputs, *previous, options);
   const auto preferred = translation.request.preferred;
-  auto result = solve_with_preferences(translation, inputs);
+  out.result = solve_with_preferences(translation, inputs);
   // Offline, the extras chosen packages ask for are known only once they are chosen: solve
   // again with their requirements until no new extra appears. (The index search reads extras
   // as it goes.)
-  while (!index) {
-    const auto* solution = std::get_if<solver::Solution>(&result);
+  while (!out.index) {
+    const auto* solution = std::get_if<solver::Solution>(&out.result);
     if (solution == nullptr || !add_chosen_extras(translation, *solution, inputs)) break;
     translation.request.preferred = preferred;  // solve_with_preferences adds its own again
-    result = solve_with_preferences(translation, inputs);
+    out.result = solve_with_preferences(translation, inputs);
   }
-  if (const auto* unsolvable = std::get_if<solver::Unsolvable>(&result)) {
-    return unsatisfiable(options, inputs, *unsolvable);
-  }
-  const auto& solution = std::get<solver::Solution>(result);
-  lockfiles::Lockfile lock = build_lockfile(inputs, translation, solution);
-  // URL, sha256, size: from the sources (lock_index.cpp), else from the generated layer.
-  if (index) {
-    attach_artifacts(*index, inputs, lock);
-  } else {
-    attach_matrix_artifacts(inputs, lock);
-  }
-  if (options.check) return check_against_disk(inputs, lock);
+  return out;
+}
 
-  lockfiles::write_lockfile(inputs.output, lock);
-  const auto elapsed = std::chrono::duration_cast<std::chrono::microseconds>(
-      std::chrono::steady_clock::now() - start);
-
-  CommandOutput out;
-  const double ms = static_cast<double>(elapsed.count()) / 1000.0;
-  char took[32];
-  std::snprintf(took, sizeof took, "%.1f ms", ms);
-  out.add("Resolved " + std::to_string(lock.packages.size()) + " packages for " +
-          lock_subject(inputs) + " (" + inputs.target.describe() + ") in " + took);
-  out.add(headline(lock), Mark::none, 1);
-  if (const std::string avoided = avoided_line(lock); !avoided.empty()) {
-    out.add(avoided, Mark::none, 1);
-  }
+// The notes under the headline: doctor's observations used, PTX-only builds, a port's caveats.
+void add_lock_notes(CommandOutput& out, const LockInputs& inputs, const Translation& translation,
+                    const solver::Solution& solution) {
   if (translation.observed_failures + translation.observed_successes > 0) {
     out.add("used " + std::to_string(translation.observed_failures) + " observed failure(s) and " +
                 std::to_string(translation.observed_successes) +
@@ -239,9 +225,26 @@ CommandOutput resolve_and_write(const LockOptions& options, const LockInputs& in
                 " (`bevenv matrix profiles " + inputs.profile->name + "`)",
             Mark::warning, 1);
   }
+}
+
+CommandOutput written_output(const LockInputs& inputs, const Resolution& resolution,
+                             const lockfiles::Lockfile& lock, const lockfiles::Lockfile* previous,
+                             double ms) {
+  const auto& solution = std::get<solver::Solution>(resolution.result);
+  CommandOutput out;
+  char took[32];
+  std::snprintf(took, sizeof took, "%.1f ms", ms);
+  out.add("Resolved " + std::to_string(lock.packages.size()) + " packages for " +
+          lock_subject(inputs) + " (" + inputs.target.describe() + ") in " + took);
+  out.add(headline(lock), Mark::none, 1);
+  if (const std::string avoided = avoided_line(lock); !avoided.empty()) {
+    out.add(avoided, Mark::none, 1);
+  }
+  add_lock_notes(out, inputs, resolution.translation, solution);
   out.add("Wrote `" + inputs.output.string() + "` (input hash " + lock.input_hash.substr(7, 12) +
           "); next: `bevenv why PACKAGE`, `bevenv export`");
-  const std::vector<std::string> unsure = requirements_not_complete(translation, solution);
+  const std::vector<std::string> unsure =
+      requirements_not_complete(resolution.translation, solution);
   if (!unsure.empty()) {
     out.add(
         "requirements not known to be complete (an sdist's PKG-INFO or a curated list, not a "
@@ -258,12 +261,34 @@ CommandOutput resolve_and_write(const LockOptions& options, const LockInputs& in
               {"packages", packages_json(lock)},
               {"requirements_not_complete", unsure}};
   if (previous != nullptr) report_pin_changes(out, pin_changes(*previous, lock));
-  if (index) {
-    for (const auto& skipped : index->skipped)
+  if (resolution.index) {
+    for (const auto& skipped : resolution.index->skipped)
       out.add("not a candidate: " + skipped, Mark::warning, 1);
-    add_index_costs(out, *index);
+    add_index_costs(out, *resolution.index);
   }
   return out;
+}
+
+CommandOutput resolve_and_write(const LockOptions& options, const LockInputs& inputs,
+                                const lockfiles::Lockfile* previous, Clock::time_point start) {
+  const Resolution resolution = resolve(options, inputs, previous);
+  if (const auto* unsolvable = std::get_if<solver::Unsolvable>(&resolution.result)) {
+    return unsatisfiable(options, inputs, *unsolvable);
+  }
+  const auto& solution = std::get<solver::Solution>(resolution.result);
+  lockfiles::Lockfile lock = build_lockfile(inputs, resolution.translation, solution);
+  // URL, sha256, size: from the sources (lock_index.cpp), else from the generated layer.
+  if (resolution.index) {
+    attach_artifacts(*resolution.index, inputs, lock);
+  } else {
+    attach_matrix_artifacts(inputs, lock);
+  }
+  if (options.check) return check_against_disk(inputs, lock);
+
+  lockfiles::write_lockfile(inputs.output, lock);
+  const auto elapsed = std::chrono::duration_cast<std::chrono::microseconds>(Clock::now() - start);
+  return written_output(inputs, resolution, lock, previous,
+                        static_cast<double>(elapsed.count()) / 1000.0);
 }
 
 // The lock this run replaces, when there is one that reads; one that does not is said, and

@@ -171,22 +171,11 @@ void attach_sdist(const matrix::PackageVersion& build, lockfiles::Package& packa
   step.source = package.artifacts.front();
 }
 
-}  // namespace
-
-lockfiles::Lockfile build_lockfile(const LockInputs& inputs, const Translation& translation,
-                                   const solver::Solution& solution) {
-  lockfiles::Lockfile lock;
-  lock.generator = version_line();
-  lock.matrix_version = inputs.matrix.version;
-  lock.input_hash = input_hash(inputs);
-  if (inputs.profile != nullptr) lock.profile = inputs.profile->name;
-  lock.target.python = inputs.target.python.to_string();
-  lock.target.platform = inputs.target.platform;
-  lock.target.glibc = inputs.target.glibc.to_string();
-  if (inputs.target.cuda_driver) lock.target.cuda_driver = inputs.target.cuda_driver->to_string();
-  for (const auto& gpu : inputs.target.gpus) lock.target.gpus.push_back(gpu.name());
-  lock.inputs = inputs.recorded;
-
+// The rules that shaped this environment, recorded in the lock with their effect.
+std::vector<const matrix::Rule*> applied_rules(const LockInputs& inputs,
+                                               const Translation& translation,
+                                               const solver::Solution& solution,
+                                               lockfiles::Lockfile& lock) {
   const matrix::Selection selection = selection_of(inputs, solution);
   std::vector<const matrix::Rule*> applied;
   for (const auto& [origin, rule] : translation.rule_origins) {
@@ -211,28 +200,71 @@ lockfiles::Lockfile build_lockfile(const LockInputs& inputs, const Translation& 
          rule->symptom.empty() ? std::nullopt : std::optional<std::string>(rule->symptom),
          first_source(rule->sources)});
   }
+  return applied;
+}
 
+lockfiles::Package locked_package(const solver::ChosenPackage& chosen,
+                                  const matrix::PackageVersion& build, const LockInputs& inputs,
+                                  const Translation& translation, const solver::Solution& solution,
+                                  const std::vector<const matrix::Rule*>& applied) {
+  lockfiles::Package package;
+  package.name = build.name;
+  package.version = build.install_version();
+  package.variant = build.version.local_string();
+  package.source = source_of(build);
+  package.artifacts = artifacts_of(build);
+  for (const auto& edge : chosen.dependencies) {
+    if (!is_virtual(edge.dependency.name)) package.dependencies.push_back(edge.dependency.name);
+  }
+  std::sort(package.dependencies.begin(), package.dependencies.end());
+  package.dependencies.erase(std::unique(package.dependencies.begin(), package.dependencies.end()),
+                             package.dependencies.end());
+  package.why = reasons_for(chosen, solution, translation, applied);
+  if (auto target = cuda_build_reason(build, inputs)) package.why.push_back(std::move(*target));
+  return package;
+}
+
+// A profile's own builds that no locked package brought: they run in the project source (its
+// root unless `workdir` says otherwise), so the image runs them only after that source is in.
+void add_profile_builds(const LockInputs& inputs, const std::string& arch,
+                        lockfiles::Lockfile& lock) {
+  if (inputs.profile == nullptr) return;
+  for (const auto& step : inputs.profile->builds) {
+    const bool present = std::any_of(lock.builds.begin(), lock.builds.end(),
+                                     [&](const auto& b) { return b.name == step.name; });
+    if (present) continue;
+    lockfiles::BuildStep in_project = build_step_of(step, std::string(), arch);
+    if (!in_project.working_dir) in_project.working_dir = ".";
+    lock.builds.push_back(std::move(in_project));
+  }
+}
+
+}  // namespace
+
+lockfiles::Lockfile build_lockfile(const LockInputs& inputs, const Translation& translation,
+                                   const solver::Solution& solution) {
+  lockfiles::Lockfile lock;
+  lock.generator = version_line();
+  lock.matrix_version = inputs.matrix.version;
+  lock.input_hash = input_hash(inputs);
+  if (inputs.profile != nullptr) lock.profile = inputs.profile->name;
+  lock.target.python = inputs.target.python.to_string();
+  lock.target.platform = inputs.target.platform;
+  lock.target.glibc = inputs.target.glibc.to_string();
+  if (inputs.target.cuda_driver) lock.target.cuda_driver = inputs.target.cuda_driver->to_string();
+  for (const auto& gpu : inputs.target.gpus) lock.target.gpus.push_back(gpu.name());
+  lock.inputs = inputs.recorded;
+
+  const std::vector<const matrix::Rule*> applied =
+      applied_rules(inputs, translation, solution, lock);
   lock.environment = environment_of(inputs, translation, solution);
   const std::string arch = lock.environment.torch_cuda_arch_list;
   for (const auto& chosen : solution.packages) {
     const auto record = translation.records.find(chosen.record);
     if (chosen.is_system || record == translation.records.end()) continue;
     const matrix::PackageVersion& build = *record->second;
-    lockfiles::Package package;
-    package.name = build.name;
-    package.version = build.install_version();
-    package.variant = build.version.local_string();
-    package.source = source_of(build);
-    package.artifacts = artifacts_of(build);
-    for (const auto& edge : chosen.dependencies) {
-      if (!is_virtual(edge.dependency.name)) package.dependencies.push_back(edge.dependency.name);
-    }
-    std::sort(package.dependencies.begin(), package.dependencies.end());
-    package.dependencies.erase(
-        std::unique(package.dependencies.begin(), package.dependencies.end()),
-        package.dependencies.end());
-    package.why = reasons_for(chosen, solution, translation, applied);
-    if (auto target = cuda_build_reason(build, inputs)) package.why.push_back(std::move(*target));
+    lockfiles::Package package =
+        locked_package(chosen, build, inputs, translation, solution, applied);
     if (build.build == matrix::BuildKind::source && build.build_step) {
       lock.builds.push_back(
           build_step_of(*build.build_step, build.name, arch, package.dependencies));
@@ -240,18 +272,7 @@ lockfiles::Lockfile build_lockfile(const LockInputs& inputs, const Translation& 
     }
     lock.packages.push_back(std::move(package));
   }
-  if (inputs.profile != nullptr) {
-    for (const auto& step : inputs.profile->builds) {
-      const bool present = std::any_of(lock.builds.begin(), lock.builds.end(),
-                                       [&](const auto& b) { return b.name == step.name; });
-      if (present) continue;
-      // A profile's own build runs in the project source (its root unless `workdir` says
-      // otherwise), so the image runs it only after that source is copied in.
-      lockfiles::BuildStep in_project = build_step_of(step, std::string(), arch);
-      if (!in_project.working_dir) in_project.working_dir = ".";
-      lock.builds.push_back(std::move(in_project));
-    }
-  }
+  add_profile_builds(inputs, arch, lock);
   lockfiles::canonicalize(lock);
   return lock;
 }
