@@ -173,6 +173,7 @@ void add_doctor_commands(CLI::App& root, const GlobalOptions& global, Action& ac
         launch.master_port = flags->master_port;
         launch.hosts = flags->hosts;
         launch.no_collective = flags->no_collective;
+        launch.matrix = flags->options.matrix;
         if (flags->options.python) launch.python = *flags->options.python;
         return app::doctor_launch(launch);
       };

@@ -99,7 +99,10 @@ CommandOutput doctor_launch(const LaunchOptions& options) {
     return output;
   }
   output.json["aggregate"] = *aggregate;
-  if (!render_aggregate(*aggregate, output)) output.exit_code = core::ExitCode::problem_found;
+  const matrix::Matrix matrix = load_matrix_or_throw(options.matrix);
+  if (!render_aggregate(*aggregate, &matrix, output)) {
+    output.exit_code = core::ExitCode::problem_found;
+  }
   return output;
 }
 

@@ -119,7 +119,28 @@ std::optional<json> find_aggregate(const std::string& out) {
   return std::nullopt;
 }
 
-bool render_aggregate(const json& aggregate, CommandOutput& output) {
+namespace {
+
+// The catalogue's fix for a cluster problem, fitted to the check that saw it.
+std::string cluster_fix(const matrix::Matrix* matrix, const std::string& failure_id,
+                        const std::string& check,
+                        const std::vector<std::pair<std::string, std::string>>& facts) {
+  const matrix::Failure* failure = matrix != nullptr ? matrix->find_failure(failure_id) : nullptr;
+  if (failure == nullptr) return "";
+  matrix::FixContext context;
+  context.check = check;
+  context.facts = facts;
+  const matrix::FailureFix* fix = failure->fix_for(context);
+  return fix != nullptr ? fix->render(facts) : "";
+}
+
+void hint_fix(CommandOutput& output, const std::string& fix) {
+  if (!fix.empty()) output.hint("fix: " + fix);
+}
+
+}  // namespace
+
+bool render_aggregate(const json& aggregate, const matrix::Matrix* matrix, CommandOutput& output) {
   const int world = aggregate.value("world_size", 0);
   const int reported = aggregate.value("ranks_reported", 0);
   const json nodes = aggregate.value("nodes", json::array());
@@ -134,15 +155,13 @@ bool render_aggregate(const json& aggregate, CommandOutput& output) {
     const std::string text = problem.get<std::string>();
     output.add(text, Mark::problem);
     if (text.find("never reached rank 0") != std::string::npos) {
-      output.hint("fix: check that those ranks started and can reach rank 0's host on port " +
-                  std::to_string(aggregate.value("rendezvous_port", 0)) +
-                  " (firewall, `NCCL_SOCKET_IFNAME`, MASTER_ADDR)");
+      hint_fix(output,
+               cluster_fix(matrix, "rank-unreachable", "cluster",
+                           {{"port", std::to_string(aggregate.value("rendezvous_port", 0))}}));
     } else if (text.find("`lock_hash` differs") != std::string::npos) {
-      output.hint(
-          "fix: install the same bevenv.lock on every node (`bevenv lock --check`), "
-          "or rebuild the image they run");
+      hint_fix(output, cluster_fix(matrix, "nodes-differ", "cluster-lock", {}));
     } else if (text.find("`package:") != std::string::npos) {
-      output.hint("fix: the nodes run different environments; reinstall from the lockfile");
+      hint_fix(output, cluster_fix(matrix, "nodes-differ", "cluster-packages", {}));
     }
   }
   for (const auto& warning : aggregate.value("warnings", json::array())) {

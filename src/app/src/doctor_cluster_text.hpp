@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "bevenv/app/output.hpp"
+#include "bevenv/matrix/model.hpp"
 
 namespace bevenv::app {
 
@@ -21,6 +22,9 @@ std::string shell_line(const std::vector<std::string>& argv);
 std::optional<nlohmann::json> find_aggregate(const std::string& out);
 
 // Doctor lines for rank 0's aggregate; returns true when it found no problem.
-bool render_aggregate(const nlohmann::json& aggregate, CommandOutput& output);
+// The fixes of its problems come from `matrix`'s failure catalogue (`rank-unreachable`,
+// `nodes-differ`); without one they are left out.
+bool render_aggregate(const nlohmann::json& aggregate, const matrix::Matrix* matrix,
+                      CommandOutput& output);
 
 }  // namespace bevenv::app

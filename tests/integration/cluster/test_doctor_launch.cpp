@@ -112,5 +112,8 @@ TEST_CASE("--run launches the ranks and renders rank 0's aggregate", "[cluster]"
   CHECK(missing.exit_code == core::ExitCode::problem_found);
   CHECK(missing.json["aggregate"]["missing_ranks"] == nlohmann::json::array({2}));
   CHECK(all_text(missing).find("rank 2 never reached rank 0") != std::string::npos);
+  // The fix is the failure catalogue's `rank-unreachable`, with the rendezvous port filled in.
+  CHECK(all_text(missing).find("can reach rank 0's host on port " +
+                               std::to_string(options.master_port + 1)) != std::string::npos);
   CHECK(seconds < 5 * 3 + 5);
 }

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "bevenv/app/matrix_source.hpp"
 #include "bevenv/app/output.hpp"
 
 namespace bevenv::app {
@@ -25,6 +26,7 @@ struct LaunchOptions {
   std::vector<std::string> hosts;  // mpirun: the nodes, rank 0's first; empty: a hostfile
   std::filesystem::path python;    // environment whose packages each node reports
   bool no_collective = false;      // rendezvous and reports only, no all-reduce
+  MatrixOptions matrix;            // whose failure catalogue words the fixes of rank 0's report
 };
 
 // The argv of the launch line (without running it); core::Error on options that cannot work.
