@@ -4,18 +4,13 @@
 #include <set>
 
 #include "bevenv/core/name.hpp"
+#include "bevenv/util/text.hpp"
 
 namespace bevenv::lockfiles {
 namespace {
 
 std::string or_none(const std::string& s) { return s.empty() ? "(none)" : s; }
 std::string or_none(const std::optional<std::string>& s) { return s ? or_none(*s) : "(none)"; }
-
-std::string join(const std::vector<std::string>& items, std::string_view separator) {
-  std::string out;
-  for (const std::string& item : items) out += (out.empty() ? "" : std::string(separator)) + item;
-  return out;
-}
 
 std::string image_text(const BaseImage& image) {
   if (image.tag.empty()) return "(none)";
@@ -36,7 +31,8 @@ class Differ {
     field("target platform", a.target.platform, b.target.platform);
     field("target glibc", or_none(a.target.glibc), or_none(b.target.glibc));
     field("target CUDA driver", or_none(a.target.cuda_driver), or_none(b.target.cuda_driver));
-    field("target GPUs", or_none(join(a.target.gpus, " ")), or_none(join(b.target.gpus, " ")));
+    field("target GPUs", or_none(util::join(a.target.gpus, " ")),
+          or_none(util::join(b.target.gpus, " ")));
     inputs(a.inputs, b.inputs);
     field("CUDA", or_none(a.environment.cuda), or_none(b.environment.cuda));
     field("base image", image_text(a.environment.base_image), image_text(b.environment.base_image));
@@ -57,14 +53,15 @@ class Differ {
   }
 
   void inputs(const Inputs& a, const Inputs& b) {
-    field("inputs: requirements", or_none(join(a.requirements, " ")),
-          or_none(join(b.requirements, " ")));
+    field("inputs: requirements", or_none(util::join(a.requirements, " ")),
+          or_none(util::join(b.requirements, " ")));
     field("inputs: requirements file", or_none(a.requirements_file), or_none(b.requirements_file));
     field("inputs: project file", or_none(a.project_file), or_none(b.project_file));
     field("inputs: index URL", or_none(a.index_url), or_none(b.index_url));
-    field("inputs: extra index URLs", or_none(join(a.extra_index_urls, " ")),
-          or_none(join(b.extra_index_urls, " ")));
-    field("inputs: find-links", or_none(join(a.find_links, " ")), or_none(join(b.find_links, " ")));
+    field("inputs: extra index URLs", or_none(util::join(a.extra_index_urls, " ")),
+          or_none(util::join(b.extra_index_urls, " ")));
+    field("inputs: find-links", or_none(util::join(a.find_links, " ")),
+          or_none(util::join(b.find_links, " ")));
     field("inputs: no index", a.no_index ? "yes" : "no", b.no_index ? "yes" : "no");
     field("profile from", or_none(a.profile_from), or_none(b.profile_from));
     field("python from", or_none(a.python_from), or_none(b.python_from));
@@ -103,7 +100,7 @@ class Differ {
       if (before.count(n) == 0) parts.push_back("+ " + n);
     for (const std::string& n : a)
       if (after.count(n) == 0) parts.push_back("- " + n);
-    if (!parts.empty()) changed(what + ": " + join(parts, ", "));
+    if (!parts.empty()) changed(what + ": " + util::join(parts, ", "));
   }
 
   void artifacts(const std::string& name, const std::vector<Artifact>& a,
@@ -202,7 +199,8 @@ class Differ {
         order_before.push_back(s.name);
     }
     if (order_before != order_after)
-      changed("build order " + join(order_before, ", ") + " -> " + join(order_after, ", "));
+      changed("build order " + util::join(order_before, ", ") + " -> " +
+              util::join(order_after, ", "));
   }
 
   void rules(const std::vector<AppliedRule>& a, const std::vector<AppliedRule>& b) {

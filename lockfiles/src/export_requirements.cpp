@@ -4,20 +4,12 @@
 
 #include "bevenv/core/name.hpp"
 #include "bevenv/lockfiles/export.hpp"
+#include "bevenv/util/text.hpp"
 
 namespace bevenv::lockfiles {
 namespace {
 
 using Dependents = std::map<std::string, std::vector<std::string>>;
-
-std::string join(const std::vector<std::string>& items, std::string_view separator) {
-  std::string out;
-  for (const std::string& item : items) {
-    if (!out.empty()) out += separator;
-    out += item;
-  }
-  return out;
-}
 
 std::vector<std::string> package_hashes(const Package& p) {
   std::set<std::string> hashes;
@@ -37,7 +29,7 @@ Dependents dependents(const Lockfile& lock) {
 std::string target_summary(const Lockfile& lock) {
   std::string out = "python " + lock.target.python + ", " + lock.target.platform;
   if (!lock.environment.cuda.empty()) out += ", CUDA " + lock.environment.cuda;
-  if (!lock.target.gpus.empty()) out += ", " + join(lock.target.gpus, " ");
+  if (!lock.target.gpus.empty()) out += ", " + util::join(lock.target.gpus, " ");
   return out;
 }
 
@@ -90,7 +82,7 @@ std::string via_comment(const Package& p, const Dependents& depended_on_by) {
   const bool requested = std::any_of(
       p.why.begin(), p.why.end(), [](const Reason& r) { return r.kind == ReasonKind::requested; });
   if (requested) via.emplace_back("the request");
-  return via.empty() ? "" : "    # via " + join(via, ", ") + "\n";
+  return via.empty() ? "" : "    # via " + util::join(via, ", ") + "\n";
 }
 
 // `name==version ; markers` with its `--hash` lines, or (unhashed) the artifact's bare URL: pip
@@ -112,7 +104,7 @@ std::string sdist_build_text(const BuildStep& b) {
   std::set<std::string> names;
   for (const auto& [name, value] : b.env) names.insert(name);
   if (!b.cuda_arch_list.empty()) names.insert("TORCH_CUDA_ARCH_LIST");
-  return out + " with " + join({names.begin(), names.end()}, ", ") + " set";
+  return out + " with " + util::join({names.begin(), names.end()}, ", ") + " set";
 }
 
 std::string build_comments(const Lockfile& lock) {
@@ -124,7 +116,7 @@ std::string build_comments(const Lockfile& lock) {
     if (!b.package.empty()) out += " installs `" + b.package + "`";
     if (b.source) out += sdist_build_text(b);
     if (b.vcs) out += " from " + *b.vcs;
-    if (!b.after.empty()) out += " (after " + join(b.after, ", ") + ")";
+    if (!b.after.empty()) out += " (after " + util::join(b.after, ", ") + ")";
     out += "; `bevenv build-image` runs it.\n";
   }
   return out;
@@ -183,7 +175,7 @@ RequirementsExport export_requirements(const Lockfile& model, const Requirements
   if (!unhashed.empty()) {
     out +=
         "# pip checks hashes for every line of a file or for none, and the lockfile records no\n";
-    out += "# sha256 for: " + join(result.packages_without_hashes, ", ") + "\n";
+    out += "# sha256 for: " + util::join(result.packages_without_hashes, ", ") + "\n";
     out += "# They are pinned in " + options.unhashed_file_name + ", to be installed first:\n";
     out += install_commands(options);
   }

@@ -6,6 +6,7 @@
 #include <map>
 #include <optional>
 
+#include "bevenv/util/text.hpp"
 #include "checks.hpp"
 
 namespace bevenv::matrix::detail {
@@ -86,12 +87,6 @@ void consider(const NamedRecords& records, std::optional<std::size_t>& winner, s
   }
 }
 
-std::string lower(std::string text) {
-  std::transform(text.begin(), text.end(), text.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return text;
-}
-
 std::string_view file_name(std::string_view url) { return url.substr(url.rfind('/') + 1); }
 
 // The generated files a curated record takes: all of them when it names none; else the one its
@@ -103,9 +98,9 @@ bool take_artifacts(PackageVersion& curated, const PackageVersion& generated) {
     curated.artifacts = generated.artifacts;
     return true;
   }
-  const std::string sha = lower(curated.sha256);
+  const std::string sha = util::ascii_lower(curated.sha256);
   for (const Artifact& a : generated.artifacts) {
-    const bool same_sha = sha.empty() || lower(a.sha256) == sha;
+    const bool same_sha = sha.empty() || util::ascii_lower(a.sha256) == sha;
     const bool same_file =
         curated.artifact_url.empty() || file_name(curated.artifact_url) == a.filename;
     if (same_sha && same_file) curated.artifacts.push_back(a);

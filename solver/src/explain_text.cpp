@@ -1,24 +1,17 @@
 #include "explain_text.hpp"
 
+#include "bevenv/util/text.hpp"
+
 namespace bevenv::solver::detail {
 namespace {
 
 constexpr std::size_t max_listed_versions = 4;
 
-std::string join(const std::vector<std::string>& items, const char* separator) {
-  std::string out;
-  for (const auto& item : items) {
-    if (!out.empty()) out += separator;
-    out += item;
-  }
-  return out;
-}
-
 constexpr std::size_t max_listed_origins = 2;
 
 std::string origin_suffix(const std::vector<std::string>& origins) {
   if (origins.empty()) return {};
-  if (origins.size() <= max_listed_origins) return "   (" + join(origins, "; ") + ")";
+  if (origins.size() <= max_listed_origins) return "   (" + util::join(origins, "; ") + ")";
   return "   (" + origins[0] + "; " + origins[1] + "; +" +
          std::to_string(origins.size() - max_listed_origins) + " more)";
 }
@@ -34,7 +27,7 @@ void collect_lines(const std::vector<ExplanationStep>& steps, std::size_t depth,
 }  // namespace
 
 std::string version_list(const std::vector<std::string>& versions) {
-  if (versions.size() <= max_listed_versions) return join(versions, " | ");
+  if (versions.size() <= max_listed_versions) return util::join(versions, " | ");
   return versions[0] + " | " + versions[1] + " | … | " + versions.back() + " (" +
          std::to_string(versions.size()) + " versions)";
 }
@@ -72,7 +65,7 @@ ExplanationStep Reason::to_step(const std::string& name, const std::vector<std::
   step.dependency = dependency;
   step.other_package = other_name;
   step.other_versions = other_versions;
-  step.origin = join(origins, "; ");
+  step.origin = util::join(origins, "; ");
   step.children = children;
 
   const std::string subject = single_pin ? "which" : name + " " + version_list(versions);
@@ -113,7 +106,7 @@ std::string signature_of(const std::vector<Reason>& reasons) {
   }
   std::vector<std::string> lines;
   collect_lines(steps, 0, lines);
-  return join(lines, "\n");
+  return util::join(lines, "\n");
 }
 
 ExplanationStep wants_step(const Dependency& root, const DepKey& key) {

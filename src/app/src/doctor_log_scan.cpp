@@ -5,6 +5,7 @@
 #include <regex>
 
 #include "bevenv/app/doctor.hpp"
+#include "bevenv/util/text.hpp"
 #include "doctor_log.hpp"
 
 namespace bevenv::app {
@@ -26,13 +27,6 @@ struct SymptomMatcher {
 constexpr std::size_t kMinimumPiece = 12;
 // The widest line a terminal or log collector is taken to wrap at.
 constexpr std::size_t kWrapWidth = 1024;
-
-std::string trimmed(const std::string& text) {
-  const auto first = text.find_first_not_of(" \t\r");
-  if (first == std::string::npos) return "";
-  const auto last = text.find_last_not_of(" \t\r");
-  return text.substr(first, last - first + 1);
-}
 
 std::vector<CompiledPattern> compiled_patterns(const matrix::Matrix* matrix) {
   std::vector<CompiledPattern> out;
@@ -58,7 +52,7 @@ std::vector<SymptomMatcher> symptom_matchers(const matrix::Matrix* matrix) {
     bool usable = true;
     while (true) {
       const auto gap = rest.find("...");
-      const std::string piece = trimmed(rest.substr(0, gap));
+      const std::string piece(util::trim(rest.substr(0, gap)));
       if (!piece.empty()) matcher.pieces.push_back(piece);
       if (gap == std::string::npos) break;
       rest = rest.substr(gap + 3);
@@ -80,7 +74,7 @@ bool matches(const SymptomMatcher& matcher, const std::string& line) {
 }
 
 std::string shortened(std::string text) {
-  text = trimmed(text);
+  text = std::string(util::trim(text));
   constexpr std::size_t kMax = 200;
   if (text.size() > kMax) text = text.substr(0, kMax) + "...";
   return text;

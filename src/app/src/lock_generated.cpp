@@ -4,6 +4,7 @@
 #include <cctype>
 
 #include "bevenv/core/name.hpp"
+#include "bevenv/util/text.hpp"
 #include "lock_index.hpp"
 
 namespace bevenv::app {
@@ -19,12 +20,6 @@ const matrix::PackageVersion* record_of(const matrix::Matrix& matrix, const lock
       return &build;
   }
   return nullptr;
-}
-
-std::string lower(std::string text) {
-  std::transform(text.begin(), text.end(), text.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return text;
 }
 
 }  // namespace
@@ -77,7 +72,7 @@ lockfiles::Artifact lock_artifact(const matrix::Artifact& from) {
   lockfiles::Artifact artifact;
   artifact.filename = from.filename;
   artifact.url = from.url;
-  artifact.sha256 = lower(from.sha256);
+  artifact.sha256 = util::ascii_lower(from.sha256);
   artifact.size = from.size;
   return artifact;
 }

@@ -1,6 +1,7 @@
 #include "lock_recorded.hpp"
 
 #include "matrix_text.hpp"
+#include "bevenv/util/text.hpp"
 
 namespace bevenv::app {
 namespace {
@@ -18,7 +19,7 @@ void describe_target(const lockfiles::Lockfile& lock, std::vector<std::string>& 
   if (replayed(in.python_from)) parts.push_back("python " + t.python + " (" + in.python_from + ")");
   const std::string driver = "CUDA driver " + (t.cuda_driver.empty() ? "none" : t.cuda_driver);
   const std::string gpus =
-      "GPUs " + (t.gpus.empty() ? std::string("none") : matrix_text::join(t.gpus, " "));
+      "GPUs " + (t.gpus.empty() ? std::string("none") : util::join(t.gpus, " "));
   const bool driver_asked = replayed(in.cuda_driver_from);
   const bool gpus_asked = replayed(in.gpus_from);
   // Detection and a host record give both at once: their origin is said once.
@@ -122,7 +123,7 @@ std::string recorded_inputs_note(const lockfiles::Lockfile& lock, const std::str
   }
   describe_target(lock, parts);
   if (parts.empty()) return {};
-  return "inputs from `" + path + "`: " + matrix_text::join(parts, ", ") + "; flags replace them";
+  return "inputs from `" + path + "`: " + util::join(parts, ", ") + "; flags replace them";
 }
 
 }  // namespace bevenv::app

@@ -2,6 +2,7 @@
 
 #include "bevenv/app/matrix_commands.hpp"
 #include "matrix_text.hpp"
+#include "bevenv/util/text.hpp"
 
 namespace bevenv::app {
 
@@ -24,7 +25,7 @@ CommandOutput matrix_rules(const MatrixRulesOptions& options) {
     if (!rule.symptom.empty()) out.add("symptom: " + rule.symptom, Mark::none, 1);
     out.hint("fix: " + rule.fix);
     if (!rule.note.empty()) out.add("note: " + rule.note, Mark::none, 1).verbose_only = true;
-    out.add("sources: " + matrix_text::join(rule.sources, "; "), Mark::none, 1);
+    out.add("sources: " + util::join(rule.sources, "; "), Mark::none, 1);
     rules.push_back({{"id", rule.id},
                      {"kind", matrix::rule_kind_name(rule.kind)},
                      {"failure", rule.failure},
@@ -40,7 +41,7 @@ CommandOutput matrix_rules(const MatrixRulesOptions& options) {
   }
   const std::vector<std::string> covered(failures.begin(), failures.end());
   out.add(std::to_string(shown) + " rules; field failures with a rule: " +
-          (covered.empty() ? "none" : matrix_text::join(covered, ", ")));
+          (covered.empty() ? "none" : util::join(covered, ", ")));
   out.json["matrix_version"] = m.version;
   out.json["rules"] = rules;
   out.json["failures_covered"] = covered;

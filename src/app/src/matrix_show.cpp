@@ -3,12 +3,12 @@
 #include "bevenv/app/matrix_commands.hpp"
 #include "bevenv/core/error.hpp"
 #include "bevenv/core/name.hpp"
+#include "bevenv/util/text.hpp"
 #include "matrix_text.hpp"
 
 namespace bevenv::app {
 namespace {
 
-using matrix_text::join;
 
 std::string source_of(const matrix::PackageVersion& v) {
   if (v.build == matrix::BuildKind::source) return "source build";
@@ -104,9 +104,10 @@ CommandOutput matrix_show(const MatrixShowOptions& options) {
     const auto rules = m.rules_touching(v.name, v.version);
     const std::string python = v.python.to_string();
     rows.push_back({v.version.to_string(), python.empty() ? "any" : python,
-                    v.cuda ? v.cuda->to_string() : "-", v.sass.empty() ? "-" : join(v.sass, " "),
+                    v.cuda ? v.cuda->to_string() : "-",
+                    v.sass.empty() ? "-" : util::join(v.sass, " "),
                     std::string(matrix::build_kind_name(v.build)), source_of(v),
-                    rules.empty() ? "-" : join(rule_ids(rules), ", ")});
+                    rules.empty() ? "-" : util::join(rule_ids(rules), ", ")});
     nlohmann::json requires_list = nlohmann::json::array();
     for (const auto& r : v.requirements) requires_list.push_back(r.to_string());
     versions.push_back({{"version", v.version.to_string()},

@@ -1,12 +1,8 @@
 #include "matrix_text.hpp"
 
-namespace bevenv::app::matrix_text {
+#include "bevenv/util/text.hpp"
 
-std::string join(const std::vector<std::string>& items, const std::string& separator) {
-  std::string out;
-  for (const auto& item : items) out += (out.empty() ? "" : separator) + item;
-  return out;
-}
+namespace bevenv::app::matrix_text {
 
 std::string describe_when(const matrix::Rule& rule) {
   std::vector<std::string> parts;
@@ -17,10 +13,11 @@ std::string describe_when(const matrix::Rule& rule) {
   const auto& target = rule.when_target;
   if (target.python) parts.push_back("python `" + target.python->to_string() + "`");
   if (target.cuda_driver) parts.push_back("driver `" + target.cuda_driver->to_string() + "`");
-  if (!target.gpu_arch.empty()) parts.push_back("GPU " + join(target.gpu_arch, "/"));
-  if (!target.platform.empty()) parts.push_back("platform " + join(target.platform, "/"));
-  if (!rule.when_profiles.empty()) parts.push_back("profile " + join(rule.when_profiles, "/"));
-  return join(parts, ", ");
+  if (!target.gpu_arch.empty()) parts.push_back("GPU " + util::join(target.gpu_arch, "/"));
+  if (!target.platform.empty()) parts.push_back("platform " + util::join(target.platform, "/"));
+  if (!rule.when_profiles.empty())
+    parts.push_back("profile " + util::join(rule.when_profiles, "/"));
+  return util::join(parts, ", ");
 }
 
 std::string describe_then(const matrix::Rule& rule) {

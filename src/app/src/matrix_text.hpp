@@ -7,7 +7,6 @@
 
 namespace bevenv::app::matrix_text {
 
-std::string join(const std::vector<std::string>& items, const std::string& separator);
 // `torch <1.11, python >=3.9, profile bevfusion`
 std::string describe_when(const matrix::Rule& rule);
 // `conflicts setuptools>=59.6`

@@ -6,27 +6,21 @@
 #include "bevenv/app/sync.hpp"
 #include "bevenv/core/error.hpp"
 #include "bevenv/core/name.hpp"
+#include "bevenv/util/text.hpp"
 
 namespace bevenv::app {
 namespace {
 
 namespace fs = std::filesystem;
 
-std::string trim(std::string text) {
-  const auto first = text.find_first_not_of(" \t\r");
-  if (first == std::string::npos) return "";
-  const auto last = text.find_last_not_of(" \t\r");
-  return text.substr(first, last - first + 1);
-}
-
 // `Name:` and `Version:` of a core-metadata file; the headers end at the first empty line.
 std::optional<InstalledDist> read_metadata(const fs::path& file) {
   std::ifstream in(file);
   if (!in) return std::nullopt;
   InstalledDist dist;
-  for (std::string line; std::getline(in, line) && !trim(line).empty();) {
-    if (line.starts_with("Name:")) dist.name = trim(line.substr(5));
-    if (line.starts_with("Version:")) dist.version = trim(line.substr(8));
+  for (std::string line; std::getline(in, line) && !util::trim(line).empty();) {
+    if (line.starts_with("Name:")) dist.name = std::string(util::trim(line.substr(5)));
+    if (line.starts_with("Version:")) dist.version = std::string(util::trim(line.substr(8)));
   }
   if (dist.name.empty() || dist.version.empty()) return std::nullopt;
   return dist;
@@ -72,9 +66,9 @@ std::string venv_python_version(const fs::path& venv) {
   for (std::string line; std::getline(in, line);) {
     const auto eq = line.find('=');
     if (eq == std::string::npos) continue;
-    const std::string key = trim(line.substr(0, eq));
+    const std::string key(util::trim(line.substr(0, eq)));
     // `version` (venv before 3.11) or `version_info` (3.11 and later).
-    if (key == "version" || key == "version_info") return trim(line.substr(eq + 1));
+    if (key == "version" || key == "version_info") return std::string(util::trim(line.substr(eq + 1)));
   }
   return "";
 }

@@ -8,6 +8,7 @@
 #include "bevenv/core/name.hpp"
 #include "bevenv/core/specifier.hpp"
 #include "bevenv/core/version.hpp"
+#include "bevenv/util/text.hpp"
 #include "marker_node.hpp"
 #include "pep508_scan.hpp"
 
@@ -18,14 +19,6 @@ namespace {
 bool is_version_variable(std::string_view key) {
   return key == "implementation_version" || key == "platform_release" ||
          key == "python_full_version" || key == "python_version";
-}
-
-std::string ascii_lower(std::string_view text) {
-  std::string out(text);
-  for (char& c : out) {
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-  }
-  return out;
 }
 
 std::string describe(const Marker::Node& item) {
@@ -63,7 +56,7 @@ Expected<bool, std::string> compare(const std::string& lhs, const std::string& o
                                     const Marker::Node& item) {
   if (is_version_variable(key) && pep508::is_specifier_text(op + rhs)) {
     if (op == "===") {
-      return ascii_lower(lhs) == ascii_lower(pep508::strip_python_spaces(rhs));
+      return util::ascii_lower(lhs) == util::ascii_lower(pep508::strip_python_spaces(rhs));
     }
     auto specifier = Specifier::parse(pep508::strip_python_spaces(op + rhs));
     if (!specifier) {

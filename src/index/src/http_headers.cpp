@@ -6,25 +6,10 @@
 #include <charconv>
 #include <limits>
 
+#include "bevenv/util/text.hpp"
+
 namespace bevenv::index {
 namespace {
-
-std::string lower(std::string_view text) {
-  std::string out(text);
-  for (char& c : out) {
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-  }
-  return out;
-}
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() &&
-         (s.back() == ' ' || s.back() == '\t' || s.back() == '\r' || s.back() == '\n')) {
-    s.remove_suffix(1);
-  }
-  return s;
-}
 
 // Decimal digits only, the whole text: no sign, no spaces, no overflow.
 std::optional<std::uint64_t> digits(std::string_view text) {
@@ -59,7 +44,7 @@ long status_of(std::string_view line) {
 }  // namespace
 
 std::optional<std::chrono::seconds> parse_retry_after(std::string_view value, std::int64_t now) {
-  value = trim(value);
+  value = util::trim(value);
   if (value.empty()) return std::nullopt;
   // A day is more than any caller waits; the bound keeps the arithmetic finite.
   constexpr std::int64_t kMax = 24 * 3600;
@@ -95,14 +80,14 @@ void apply_header_line(ResponseHeaders& headers, std::string_view line, std::int
   }
   const auto colon = line.find(':');
   if (colon == std::string_view::npos) return;
-  const std::string key = lower(trim(line.substr(0, colon)));
-  const std::string_view value = trim(line.substr(colon + 1));
+  const std::string key = util::ascii_lower(util::trim(line.substr(0, colon)));
+  const std::string_view value = util::trim(line.substr(colon + 1));
   if (key == "etag") headers.etag = value;
   if (key == "last-modified") headers.last_modified = value;
   if (key == "content-type") headers.content_type = value;
   if (key == "content-length") headers.content_length = digits(value);
   if (key == "content-range") headers.content_range = value;
-  if (key == "cache-control") headers.max_age = max_age_of(lower(value));
+  if (key == "cache-control") headers.max_age = max_age_of(util::ascii_lower(value));
   if (key == "retry-after") headers.retry_after = parse_retry_after(value, now);
 }
 

@@ -6,6 +6,8 @@
 #include <optional>
 #include <set>
 
+#include "bevenv/util/text.hpp"
+
 namespace bevenv::index {
 namespace {
 
@@ -14,14 +16,6 @@ std::string_view trim(std::string_view s) {
   while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r'))
     s.remove_suffix(1);
   return s;
-}
-
-std::string lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) {
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-  }
-  return out;
 }
 
 // The header block of an RFC 822 text: up to the first empty line.
@@ -38,8 +32,8 @@ std::string_view header_block(std::string_view text) {
 }
 
 bool has_field(std::string_view text, std::string_view field) {
-  const std::string headers = lower(header_block(text));
-  const std::string key = lower(field) + ":";
+  const std::string headers = util::ascii_lower(header_block(text));
+  const std::string key = util::ascii_lower(field) + ":";
   return headers.starts_with(key) || headers.find("\n" + key) != std::string::npos;
 }
 

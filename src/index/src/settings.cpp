@@ -5,19 +5,12 @@
 #include <fstream>
 #include <sstream>
 
+#include "bevenv/util/text.hpp"
+
 namespace bevenv::index {
 namespace {
 
 namespace fs = std::filesystem;
-
-// Newlines too: a value written on continuation lines (`index-url =` then an indented URL)
-// starts with the newline read_ini joins them with.
-std::string trim(std::string_view s) {
-  const auto blank = [](char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; };
-  while (!s.empty() && blank(s.front())) s.remove_prefix(1);
-  while (!s.empty() && blank(s.back())) s.remove_suffix(1);
-  return std::string(s);
-}
 
 std::vector<std::string> words(std::string_view text) {
   std::vector<std::string> out;
@@ -28,7 +21,7 @@ std::vector<std::string> words(std::string_view text) {
 }
 
 bool truthy(std::string_view value) {
-  const std::string v = trim(value);
+  const std::string v = std::string(util::trim(value));
   return v == "1" || v == "true" || v == "yes" || v == "on" || v == "True";
 }
 
@@ -41,10 +34,10 @@ std::map<std::string, std::map<std::string, std::string>> read_ini(const fs::pat
   std::string section;
   std::string* last = nullptr;
   while (std::getline(in, line)) {
-    const std::string t = trim(line);
+    const std::string t = std::string(util::trim(line));
     if (t.empty() || t[0] == '#' || t[0] == ';') continue;
     if (t.front() == '[' && t.back() == ']') {
-      section = trim(std::string_view(t).substr(1, t.size() - 2));
+      section = std::string(util::trim(std::string_view(t).substr(1, t.size() - 2)));
       last = nullptr;
       continue;
     }
@@ -54,11 +47,11 @@ std::map<std::string, std::map<std::string, std::string>> read_ini(const fs::pat
     }
     const auto eq = t.find_first_of("=:");
     if (eq == std::string::npos) continue;
-    std::string key = trim(std::string_view(t).substr(0, eq));
+    std::string key = std::string(util::trim(std::string_view(t).substr(0, eq)));
     for (char& c : key) {
       if (c == '_') c = '-';
     }
-    last = &(out[section][key] = trim(std::string_view(t).substr(eq + 1)));
+    last = &(out[section][key] = std::string(util::trim(std::string_view(t).substr(eq + 1))));
   }
   return out;
 }
@@ -66,15 +59,15 @@ std::map<std::string, std::map<std::string, std::string>> read_ini(const fs::pat
 void apply_option(PipConfiguration& config, const std::string& key, const std::string& value) {
   // An empty `index-url =` leaves the default in place rather than naming the current directory.
   if (key == "index-url") {
-    std::string url = trim(value);
+    std::string url = std::string(util::trim(value));
     if (url.empty()) return;
     config.index_url = std::move(url);
   }
   if (key == "extra-index-url") config.extra_index_urls = words(value);
   if (key == "find-links") config.find_links = words(value);
   if (key == "no-index") config.no_index = truthy(value);
-  if (key == "proxy") config.proxy = trim(value);
-  if (key == "cert") config.cert = trim(value);
+  if (key == "proxy") config.proxy = std::string(util::trim(value));
+  if (key == "cert") config.cert = std::string(util::trim(value));
   if (key == "timeout") config.timeout_s = std::strtod(value.c_str(), nullptr);
   if (key == "retries") config.retries = std::atoi(value.c_str());
 }

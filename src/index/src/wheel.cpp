@@ -5,6 +5,7 @@
 
 #include "bevenv/core/name.hpp"
 #include "bevenv/core/outside_text.hpp"
+#include "bevenv/util/text.hpp"
 
 namespace bevenv::index {
 namespace {
@@ -23,14 +24,6 @@ std::vector<std::string> split(std::string_view text, char sep) {
 
 bool ends_with(std::string_view text, std::string_view suffix) {
   return text.size() >= suffix.size() && text.substr(text.size() - suffix.size()) == suffix;
-}
-
-std::string lower(std::string_view text) {
-  std::string out(text);
-  for (char& c : out) {
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-  }
-  return out;
 }
 
 // PEP 425 tags and PEP 427 build tags: letters, digits and `_` (a build tag may hold `.`).
@@ -90,7 +83,8 @@ std::optional<WheelName> parse_wheel_filename(std::string_view filename) {
         if (!is_tag_text(python, false) || !is_tag_text(abi, false) ||
             !is_tag_text(platform, false))
           return std::nullopt;
-        wheel.tags.push_back({lower(python), lower(abi), lower(platform)});
+        wheel.tags.push_back(
+            {util::ascii_lower(python), util::ascii_lower(abi), util::ascii_lower(platform)});
       }
     }
   }

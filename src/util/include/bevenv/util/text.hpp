@@ -1,0 +1,20 @@
+#pragma once
+// Text helpers every module needs and none owns: nothing here knows about packages, GPUs or
+// bevenv (ccache's util/ rule). ASCII only, on purpose: names, tags and headers are ASCII, and
+// the locale of the machine must not change how they compare.
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace bevenv::util {
+
+// `items` with `separator` between each pair.
+std::string join(const std::vector<std::string>& items, std::string_view separator);
+
+// `text` without leading and trailing characters of `blanks`.
+std::string_view trim(std::string_view text, std::string_view blanks = " \t\r\n");
+
+// `text` with A-Z lowered; other bytes as they are.
+std::string ascii_lower(std::string_view text);
+
+}  // namespace bevenv::util
