@@ -43,15 +43,15 @@ struct LadderFacts {
 
 // Only package rules name solvables and dependencies; a job rule's source is a job index.
 bool is_ladder_rule(const Universe& universe, const solv::RuleInfo& info) {
-  if (info.type < SOLVER_RULE_PKG || info.type >= SOLVER_RULE_UPDATE) return false;
+  if (!info.is_package_rule()) return false;
   return universe.rung(info.source) != nullptr || universe.rung(info.target) != nullptr ||
          universe.is_rung_dep(info.dep);
 }
 
 void note_ladder_rule(const Universe& universe, const solv::RuleInfo& info, LadderFacts& ladder) {
-  if (info.type == SOLVER_RULE_PKG_REQUIRES && universe.rung(info.source) == nullptr) {
+  if (info.kind == solv::RuleKind::requires_ && universe.rung(info.source) == nullptr) {
     push_unique(ladder.climbers, info.source);
-  } else if (info.type == SOLVER_RULE_PKG_CONFLICTS && universe.rung(info.target) != nullptr) {
+  } else if (info.kind == solv::RuleKind::conflicts && universe.rung(info.target) != nullptr) {
     push_unique(ladder.rung_conflicts, std::make_pair(info.source, info.target));
   }
 }
@@ -87,9 +87,9 @@ Facts gather(Universe& universe, solv::Solver& solver, Id problem) {
         continue;
       }
       push_unique(facts.described, solver.describe(info));
-      switch (info.type) {
-        case SOLVER_RULE_JOB:
-        case SOLVER_RULE_JOB_NOTHING_PROVIDES_DEP: {
+      switch (info.kind) {
+        case solv::RuleKind::job:
+        case solv::RuleKind::job_unprovided: {
           const JobInfo* job = universe.job_info(info.source);
           if (job == nullptr) break;
           if (job->kind == JobKind::requirement) {
@@ -102,25 +102,24 @@ Facts gather(Universe& universe, solv::Solver& solver, Id problem) {
           }
           break;
         }
-        case SOLVER_RULE_PKG_REQUIRES:
-        case SOLVER_RULE_PKG_NOTHING_PROVIDES_DEP:
+        case solv::RuleKind::requires_:
+        case solv::RuleKind::unprovided:
           if (universe.is_known_dep(info.dep)) push_unique(facts.requires_[info.source], info.dep);
           break;
-        case SOLVER_RULE_PKG_CONFLICTS: {
+        case solv::RuleKind::conflicts: {
           const auto origins = universe.conflict_origins(info.source, info.dep);
           facts.conflicts[info.source].push_back({info.target, StepKind::conflicts, origins});
           facts.conflicts[info.target].push_back({info.source, StepKind::conflicts, origins});
           break;
         }
-        case SOLVER_RULE_PKG_SAME_NAME:
-        case SOLVER_RULE_PKG_IMPLICIT_OBSOLETES:
+        case solv::RuleKind::same_name:
           facts.conflicts[info.source].push_back({info.target, StepKind::same_name, {}});
           facts.conflicts[info.target].push_back({info.source, StepKind::same_name, {}});
           break;
-        case SOLVER_RULE_UPDATE:
-        case SOLVER_RULE_FEATURE:
+        case solv::RuleKind::update:
           break;  // "keep the system package": already said by the conflict it causes
-        default:
+        case solv::RuleKind::other_package_rule:
+        case solv::RuleKind::other:
           break;
       }
     }

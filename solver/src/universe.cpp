@@ -7,6 +7,7 @@
 
 #include "bevenv/core/name.hpp"
 #include "evr.hpp"
+#include "solv/jobs.hpp"
 #include "solv/repo.hpp"
 
 namespace bevenv::solver::detail {
@@ -268,27 +269,30 @@ void Universe::add_imposed_conflicts() {
 }
 
 void Universe::add_jobs() {
-  auto push = [this](Id how, Id what, JobInfo info) {
-    jobs_.push2(how, what);
+  using solv::JobAction;
+  using solv::JobSelect;
+  auto push = [this](JobAction action, JobSelect select, Id what, JobInfo info) {
+    solv::push_job(jobs_, action, select, what);
     job_infos_.push_back(info);
   };
   // Jobs select their solvables as explicit lists: libsolv gives namespace relations in jobs
   // special meaning (an install job whose relation resolves to nothing counts as satisfied).
-  auto push_dep = [&](Id how, Id dep, JobKind kind, std::size_t index) {
+  auto push_dep = [&](JobAction action, Id dep, JobKind kind, std::size_t index) {
     solv::Queue selection;
     for (Id p : pool_.whatprovides(dep)) selection.push(p);
-    push(how | SOLVER_SOLVABLE_ONE_OF, pool_.list_id(selection), {kind, index, dep});
+    push(action, JobSelect::one_of, pool_.list_id(selection), {kind, index, dep});
   };
   // Root requirements come first, so that job i + 1 is requirement i (see root_dep()).
   for (std::size_t i = 0; i < request_.requirements.size(); ++i) {
-    push_dep(SOLVER_INSTALL, root_deps_[i], JobKind::requirement, i);
+    push_dep(JobAction::install, root_deps_[i], JobKind::requirement, i);
   }
   for (std::size_t i = 0; i < request_.conflicts.size(); ++i) {
     if (request_.conflicts[i].other) continue;
-    push_dep(SOLVER_ERASE, dep_of(request_.conflicts[i].subject, false, true), JobKind::forbid, i);
+    push_dep(JobAction::erase, dep_of(request_.conflicts[i].subject, false, true), JobKind::forbid,
+             i);
   }
   if (!laddered_.empty()) {
-    push(SOLVER_MULTIVERSION | SOLVER_SOLVABLE_ONE_OF, pool_.list_id(laddered_),
+    push(JobAction::multiversion, JobSelect::one_of, pool_.list_id(laddered_),
          {JobKind::preference, 0, 0});
   }
   const auto& records = database_.records();
@@ -297,14 +301,14 @@ void Universe::add_jobs() {
     if (solvable == 0) continue;
     if (records[id].kind == RecordKind::system) {
       // Kept as installed, or (no installed repo, see add_records) installed by the job.
-      const int how = system_is_installed_ ? SOLVER_LOCK : SOLVER_INSTALL;
-      push(how | SOLVER_SOLVABLE, solvable, {JobKind::lock, id, 0});
+      const JobAction keep = system_is_installed_ ? JobAction::lock : JobAction::install;
+      push(keep, JobSelect::solvable, solvable, {JobKind::lock, id, 0});
     }
     if (records[id].preferred) {
-      push(SOLVER_FAVOR | SOLVER_SOLVABLE, solvable, {JobKind::preference, id, 0});
+      push(JobAction::favor, JobSelect::solvable, solvable, {JobKind::preference, id, 0});
     }
     if (records[id].disfavored) {
-      push(SOLVER_DISFAVOR | SOLVER_SOLVABLE, solvable, {JobKind::preference, id, 0});
+      push(JobAction::disfavor, JobSelect::solvable, solvable, {JobKind::preference, id, 0});
     }
   }
   // Pre-releases are tried last (pip prefers final releases), unless allowed for their name.
@@ -316,13 +320,13 @@ void Universe::add_jobs() {
     }
   }
   if (!prereleases.empty()) {
-    push(SOLVER_DISFAVOR | SOLVER_SOLVABLE_ONE_OF, pool_.list_id(prereleases),
+    push(JobAction::disfavor, JobSelect::one_of, pool_.list_id(prereleases),
          {JobKind::preference, 0, 0});
   }
   // libsolv lets the last favor/disfavor job win, so the request's preferences come last.
   for (std::size_t i = 0; i < request_.disfavored.size(); ++i) {
     const Preference& p = request_.disfavored[i];
-    push_dep(SOLVER_DISFAVOR, dep_of({p.name, p.versions, {}}, false), JobKind::preference, i);
+    push_dep(JobAction::disfavor, dep_of({p.name, p.versions, {}}, false), JobKind::preference, i);
   }
   add_preference_jobs(0);
 }
@@ -333,7 +337,8 @@ void Universe::add_preference_jobs(std::size_t first) {
     const Id dep = dep_of({p.name, p.versions, {}}, false);
     solv::Queue selection;
     for (Id s : pool_.whatprovides(dep)) selection.push(s);
-    jobs_.push2(SOLVER_FAVOR | SOLVER_SOLVABLE_ONE_OF, pool_.list_id(selection));
+    solv::push_job(jobs_, solv::JobAction::favor, solv::JobSelect::one_of,
+                   pool_.list_id(selection));
     job_infos_.push_back({JobKind::preference, i, dep});
   }
 }

@@ -77,7 +77,7 @@ class Universe {
   Universe(const Universe&) = delete;
   Universe& operator=(const Universe&) = delete;
 
-  solv::Pool& pool() { return pool_; }
+  solv::PackagePool& pool() { return pool_; }
   solv::Queue& jobs() { return jobs_; }
   const Database& database() const { return database_; }
   const Request& request() const { return request_; }
@@ -141,7 +141,7 @@ class Universe {
   const Database& database_;
   const Request& request_;
   UniverseOptions options_;
-  solv::Pool pool_;
+  solv::PackagePool pool_;
   solv::Queue jobs_;
   std::vector<RecordId> record_of_solvable_;  // by solvable id; SIZE_MAX for libsolv's own
   std::vector<Id> solvable_of_record_;

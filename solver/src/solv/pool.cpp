@@ -8,25 +8,25 @@
 
 namespace bevenv::solver::solv {
 
-Pool::Pool() : pool_(pool_create()) {
+PackagePool::PackagePool() : pool_(pool_create()) {
   if (!pool_) throw std::bad_alloc();
   pool_setdisttype(pool_.get(), DISTTYPE_DEB);
   namespace_name_ = intern("bevenv:matches");
 }
 
-Pool::~Pool() = default;
+PackagePool::~PackagePool() = default;
 
-Id Pool::intern(std::string_view text) {
+Id PackagePool::intern(std::string_view text) {
   return pool_strn2id(pool_.get(), text.data(), static_cast<unsigned>(text.size()), 1);
 }
 
-std::string_view Pool::text(Id id) const { return pool_id2str(pool_.get(), id); }
+std::string_view PackagePool::text(Id id) const { return pool_id2str(pool_.get(), id); }
 
-Id Pool::namespace_dep(Id argument) {
+Id PackagePool::namespace_dep(Id argument) {
   return pool_rel2id(pool_.get(), namespace_name_, argument, REL_NAMESPACE, 1);
 }
 
-Id Pool::namespace_argument(Id dep) const {
+Id PackagePool::namespace_argument(Id dep) const {
   // ISRELDEP/GETRELDEP, without their sign conversions.
   constexpr std::uint32_t rel_bit = 0x80000000u;
   const auto bits = static_cast<std::uint32_t>(dep);
@@ -36,13 +36,13 @@ Id Pool::namespace_argument(Id dep) const {
   return relation->evr;
 }
 
-void Pool::set_namespace_resolver(NamespaceResolver resolver) {
+void PackagePool::set_namespace_resolver(NamespaceResolver resolver) {
   resolver_ = std::move(resolver);
-  pool_setnamespacecallback(pool_.get(), &Pool::resolve_namespace, this);
+  pool_setnamespacecallback(pool_.get(), &PackagePool::resolve_namespace, this);
 }
 
-Id Pool::resolve_namespace(::Pool* pool, void* self, Id name, Id argument) {
-  auto* me = static_cast<Pool*>(self);
+Id PackagePool::resolve_namespace(::Pool* pool, void* self, Id name, Id argument) {
+  auto* me = static_cast<PackagePool*>(self);
   if (name != me->namespace_name_ || !me->resolver_) return 0;
   const std::vector<Id> matches = me->resolver_(argument);
   if (matches.empty()) return 0;
@@ -51,25 +51,25 @@ Id Pool::resolve_namespace(::Pool* pool, void* self, Id name, Id argument) {
   return pool_queuetowhatprovides(pool, queue.raw());
 }
 
-int Pool::compare_evr(const std::string& a, const std::string& b) const {
+int PackagePool::compare_evr(const std::string& a, const std::string& b) const {
   return pool_evrcmp_str(pool_.get(), a.c_str(), b.c_str(), EVRCMP_COMPARE);
 }
 
-Repo Pool::add_repo(const char* name) {
+Repo PackagePool::add_repo(const char* name) {
   ::Repo* repo = repo_create(pool_.get(), name);
   if (repo == nullptr) throw std::bad_alloc();
   return Repo(*this, repo);
 }
 
-Id Pool::list_id(Queue& solvables) {
+Id PackagePool::list_id(Queue& solvables) {
   return pool_queuetowhatprovides(pool_.get(), solvables.raw());
 }
 
-void Pool::set_installed(const Repo& repo) { pool_set_installed(pool_.get(), repo.raw()); }
+void PackagePool::set_installed(const Repo& repo) { pool_set_installed(pool_.get(), repo.raw()); }
 
-void Pool::create_whatprovides() { pool_createwhatprovides(pool_.get()); }
+void PackagePool::create_whatprovides() { pool_createwhatprovides(pool_.get()); }
 
-std::vector<Id> Pool::whatprovides(Id dep) {
+std::vector<Id> PackagePool::whatprovides(Id dep) {
   std::vector<Id> result;
   ::Pool* pool = pool_.get();
   for (Id* p = pool_whatprovides_ptr(pool, dep); *p != 0; ++p) result.push_back(*p);

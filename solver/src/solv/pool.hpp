@@ -18,13 +18,13 @@ class Repo;
 // Given the namespace's argument id, return the solvables that satisfy it.
 using NamespaceResolver = std::function<std::vector<Id>(Id argument)>;
 
-class Pool {
+class PackagePool {
  public:
   // Creates a pool that compares EVR strings with dpkg's rules (see evr.hpp for why).
-  Pool();
-  ~Pool();
-  Pool(const Pool&) = delete;
-  Pool& operator=(const Pool&) = delete;
+  PackagePool();
+  ~PackagePool();
+  PackagePool(const PackagePool&) = delete;
+  PackagePool& operator=(const PackagePool&) = delete;
 
   Id intern(std::string_view text);
   std::string_view text(Id id) const;

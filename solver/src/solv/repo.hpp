@@ -6,11 +6,11 @@
 
 namespace bevenv::solver::solv {
 
-class Pool;
+class PackagePool;
 
 class Repo {
  public:
-  Repo(Pool& pool, ::Repo* repo) : pool_(&pool), repo_(repo) {}
+  Repo(PackagePool& pool, ::Repo* repo) : pool_(&pool), repo_(repo) {}
 
   // Adds a solvable named `name` at `evr` that provides its name; returns its id.
   Id add_solvable(Id name, Id evr);
@@ -27,7 +27,7 @@ class Repo {
   ::Repo* raw() const { return repo_; }
 
  private:
-  Pool* pool_;
+  PackagePool* pool_;
   ::Repo* repo_;
 };
 

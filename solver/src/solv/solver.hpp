@@ -10,18 +10,38 @@
 
 namespace bevenv::solver::solv {
 
-class Pool;
+class PackagePool;
+
+// What a rule says, in the terms the explanation needs (libsolv's SOLVER_RULE_* grouped).
+enum class RuleKind {
+  job,                 // a job of the request
+  job_unprovided,      // a job whose dependency nothing provides
+  requires_,           // a package requires a dependency
+  unprovided,          // a package requires a dependency nothing provides
+  conflicts,           // two packages conflict
+  same_name,           // two versions of one name (or an implicit obsoletes)
+  other_package_rule,  // another rule between packages
+  update,              // keep the installed (system) package
+  other,
+};
 
 struct RuleInfo {
-  SolverRuleinfo type = SOLVER_RULE_UNKNOWN;
+  RuleKind kind = RuleKind::other;
   Id source = 0;
   Id target = 0;
   Id dep = 0;
+  int raw_type = 0;  // libsolv's own type, for describe()
+  // Whether it is a rule between packages (its source and target are solvables, not a job).
+  bool is_package_rule() const {
+    return kind == RuleKind::requires_ || kind == RuleKind::unprovided ||
+           kind == RuleKind::conflicts || kind == RuleKind::same_name ||
+           kind == RuleKind::other_package_rule;
+  }
 };
 
 class Solver {
  public:
-  explicit Solver(Pool& pool);
+  explicit Solver(PackagePool& pool);
   ~Solver();
   Solver(const Solver&) = delete;
   Solver& operator=(const Solver&) = delete;

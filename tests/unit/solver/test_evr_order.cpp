@@ -62,7 +62,7 @@ std::vector<Ranked> load_grid() {
 // Checks every adjacent pair of the PEP 440 order plus `random_pairs` random pairs, and that
 // sorting by libsolv's comparison gives back the oracle's ranks. Returns the checks made.
 std::size_t check_agreement(std::vector<Ranked> versions, std::size_t random_pairs) {
-  bevenv::solver::solv::Pool pool;
+  bevenv::solver::solv::PackagePool pool;
   std::size_t checks = 0;
   std::vector<std::string> disagreements;
   auto check = [&](const Ranked& a, const Ranked& b) {

@@ -3,6 +3,7 @@
 #include <string>
 #include <vector>
 
+#include "solv/jobs.hpp"
 #include "solv/pool.hpp"
 #include "solv/queue.hpp"
 #include "solv/repo.hpp"
@@ -24,7 +25,7 @@ TEST_CASE("Queue grows and reads back", "[solver][solv]") {
 }
 
 TEST_CASE("Pool interns strings and compares EVRs with dpkg rules", "[solver][solv]") {
-  solv::Pool pool;
+  solv::PackagePool pool;
   const Id a = pool.intern("torch");
   CHECK(pool.intern("torch") == a);
   CHECK(pool.text(a) == "torch");
@@ -37,7 +38,7 @@ TEST_CASE("Pool interns strings and compares EVRs with dpkg rules", "[solver][so
 namespace {
 
 struct TinyUniverse {
-  solv::Pool pool;
+  solv::PackagePool pool;
   solv::Queue jobs;
   std::vector<Id> foo;  // foo 1, 2, 3
   Id bar = 0;           // bar 1 requires foo "<3" (answered by the namespace resolver)
@@ -69,7 +70,7 @@ TEST_CASE("Namespace resolver decides what satisfies a dependency", "[solver][so
 
 TEST_CASE("Solver installs the best candidate and the transaction lists it", "[solver][solv]") {
   TinyUniverse u;
-  u.jobs.push2(SOLVER_INSTALL | SOLVER_SOLVABLE_NAME, u.pool.intern("bar"));
+  solv::push_job(u.jobs, solv::JobAction::install, solv::JobSelect::name, u.pool.intern("bar"));
   solv::Solver solver(u.pool);
   REQUIRE(solver.solve(u.jobs) == 0);
   std::vector<Id> result = solver.transaction().installed_result();
@@ -79,8 +80,8 @@ TEST_CASE("Solver installs the best candidate and the transaction lists it", "[s
 
 TEST_CASE("Solver reports problems and their rules", "[solver][solv]") {
   TinyUniverse u;
-  u.jobs.push2(SOLVER_INSTALL | SOLVER_SOLVABLE_NAME, u.pool.intern("bar"));
-  u.jobs.push2(SOLVER_INSTALL | SOLVER_SOLVABLE, u.foo[2]);
+  solv::push_job(u.jobs, solv::JobAction::install, solv::JobSelect::name, u.pool.intern("bar"));
+  solv::push_job(u.jobs, solv::JobAction::install, solv::JobSelect::solvable, u.foo[2]);
   solv::Solver solver(u.pool);
   REQUIRE(solver.solve(u.jobs) == 1);
   const auto problems = solver.problems();
@@ -89,9 +90,9 @@ TEST_CASE("Solver reports problems and their rules", "[solver][solv]") {
   bool saw_same_name = false;
   for (Id rule : solver.problem_rules(problems[0])) {
     for (const auto& info : solver.rule_infos(rule)) {
-      saw_requires |= info.type == SOLVER_RULE_PKG_REQUIRES && info.source == u.bar &&
+      saw_requires |= info.kind == solv::RuleKind::requires_ && info.source == u.bar &&
                       info.dep == u.foo_below_3;
-      saw_same_name |= info.type == SOLVER_RULE_PKG_SAME_NAME;
+      saw_same_name |= info.kind == solv::RuleKind::same_name;
       CHECK_FALSE(solver.describe(info).empty());
     }
   }
