@@ -6,6 +6,8 @@
 #include <cstring>
 #include <iostream>
 
+#include "bevenv/util/env.hpp"
+
 namespace bevenv::cli {
 namespace {
 
@@ -45,10 +47,8 @@ bool wanted(const app::Line& line, app::Verbosity verbosity) {
 }  // namespace
 
 bool should_use_color(int fd) {
-  const char* no_color = std::getenv("NO_COLOR");
-  if (no_color != nullptr && no_color[0] != '\0') return false;
-  const char* term = std::getenv("TERM");
-  if (term != nullptr && std::strcmp(term, "dumb") == 0) return false;
+  if (util::env("NO_COLOR")) return false;
+  if (util::env("TERM") == std::optional<std::string>("dumb")) return false;
   return ::isatty(fd) == 1;
 }
 

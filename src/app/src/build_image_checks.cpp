@@ -7,6 +7,7 @@
 #include "bevenv/core/sha256.hpp"
 #include "bevenv/lockfiles/reader.hpp"
 #include "bevenv/lockfiles/writer.hpp"
+#include "bevenv/util/env.hpp"
 #include "lock_inputs.hpp"
 #include "lock_recorded.hpp"
 
@@ -113,8 +114,9 @@ InputCheck check_lock_inputs(const lockfiles::Lockfile& lock, const BuildImageOp
 }
 
 std::int64_t source_date_epoch() {
-  const char* text = std::getenv("SOURCE_DATE_EPOCH");
-  if (text == nullptr || *text == '\0') return 0;
+  const auto given = util::env("SOURCE_DATE_EPOCH");
+  if (!given) return 0;
+  const char* text = given->c_str();
   char* end = nullptr;
   const long long value = std::strtoll(text, &end, 10);
   if (*end != '\0' || value < 0) {

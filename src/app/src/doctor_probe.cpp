@@ -12,6 +12,7 @@
 #include "bevenv/core/subprocess.hpp"
 #include "bevenv/core/text_input.hpp"
 #include "bevenv/probes/report_schema.hpp"
+#include "bevenv/util/env.hpp"
 
 namespace bevenv::app {
 namespace {
@@ -24,9 +25,9 @@ bool is_executable(const fs::path& path) {
 }
 
 std::optional<fs::path> on_path(const std::string& name) {
-  const char* path = std::getenv("PATH");
-  if (path == nullptr) return std::nullopt;
-  std::stringstream dirs(path);
+  const auto path = util::env("PATH");
+  if (!path) return std::nullopt;
+  std::stringstream dirs(*path);
   for (std::string dir; std::getline(dirs, dir, ':');) {
     if (!dir.empty() && is_executable(fs::path(dir) / name)) return fs::path(dir) / name;
   }
@@ -55,10 +56,10 @@ fs::path find_probe(const std::optional<fs::path>& explicit_path, const fs::path
                       "`--probe " + explicit_path->string() + "` is not an executable file",
                       "pass the path of a built `bevenv-probe`");
   }
-  if (const char* env = std::getenv("BEVENV_PROBE"); env != nullptr && env[0] != '\0') {
-    if (is_executable(env)) return env;
+  if (const auto env = util::env("BEVENV_PROBE")) {
+    if (is_executable(*env)) return *env;
     throw core::Error(core::ExitCode::bad_input,
-                      "`BEVENV_PROBE=" + std::string(env) + "` is not an executable file",
+                      "`BEVENV_PROBE=" + *env + "` is not an executable file",
                       "point it at a built `bevenv-probe`, or unset it");
   }
   std::vector<fs::path> tried;
@@ -89,10 +90,10 @@ fs::path self_executable() {
 
 std::optional<std::string> default_python() {
   for (const char* variable : {"VIRTUAL_ENV", "CONDA_PREFIX"}) {
-    const char* prefix = std::getenv(variable);
-    if (prefix == nullptr || prefix[0] == '\0') continue;
+    const auto prefix = util::env(variable);
+    if (!prefix) continue;
     for (const char* name : {"bin/python", "bin/python3"}) {
-      if (is_executable(fs::path(prefix) / name)) return (fs::path(prefix) / name).string();
+      if (is_executable(fs::path(*prefix) / name)) return (fs::path(*prefix) / name).string();
     }
   }
   if (auto found = on_path("python3")) return found->string();

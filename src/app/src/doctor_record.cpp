@@ -9,6 +9,7 @@
 
 #include "bevenv/core/sha256.hpp"
 #include "bevenv/core/toml_nesting.hpp"
+#include "bevenv/util/env.hpp"
 #include "doctor_internal.hpp"
 #include "doctor_record_host.hpp"
 
@@ -181,11 +182,11 @@ std::string host_fingerprint(const nlohmann::json& report) {
 }
 
 std::filesystem::path default_observed_dir() {
-  const char* data = std::getenv("XDG_DATA_HOME");
-  if (data != nullptr && data[0] == '/') return std::filesystem::path(data) / "bevenv" / "observed";
-  const char* home = std::getenv("HOME");
-  if (home == nullptr || home[0] == '\0') return {};
-  return std::filesystem::path(home) / ".local" / "share" / "bevenv" / "observed";
+  const auto data = util::env("XDG_DATA_HOME");
+  if (data && data->front() == '/') return std::filesystem::path(*data) / "bevenv" / "observed";
+  const auto home = util::env("HOME");
+  if (!home) return {};
+  return std::filesystem::path(*home) / ".local" / "share" / "bevenv" / "observed";
 }
 
 ObservedOverlay observed_overlay(const nlohmann::json& report,

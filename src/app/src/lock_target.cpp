@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "bevenv/core/error.hpp"
+#include "bevenv/util/env.hpp"
 #include "lock_target_observed.hpp"
 #include "target_detect.hpp"
 
@@ -15,11 +16,7 @@ namespace {
 using core::Error;
 using core::ExitCode;
 
-std::optional<std::string> environment(const char* name) {
-  const char* value = std::getenv(name);
-  if (value == nullptr || value[0] == '\0') return std::nullopt;
-  return std::string(value);
-}
+std::optional<std::string> environment(const char* name) { return util::env(name); }
 
 // `sm_86,sm_90` or `sm_86 sm_90`.
 std::vector<std::string> split_list(const std::string& text) {

@@ -6,6 +6,7 @@
 #include "bevenv/app/doctor.hpp"
 #include "bevenv/core/closest.hpp"
 #include "bevenv/core/error.hpp"
+#include "bevenv/util/env.hpp"
 
 namespace bevenv::app {
 
@@ -51,8 +52,8 @@ std::vector<std::filesystem::path> matrix_overlays(const MatrixOptions& options)
       !observed.empty() && std::filesystem::is_directory(observed, error)) {
     out.push_back(observed);
   }
-  if (const char* env = std::getenv("BEVENV_MATRIX_PATH")) {
-    const auto entries = split_matrix_path(env);
+  if (const auto env = util::env("BEVENV_MATRIX_PATH")) {
+    const auto entries = split_matrix_path(*env);
     out.insert(out.end(), entries.begin(), entries.end());
   }
   out.insert(out.end(), options.overlays.begin(), options.overlays.end());

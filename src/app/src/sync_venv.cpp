@@ -10,6 +10,7 @@
 #include "bevenv/core/error.hpp"
 #include "bevenv/core/subprocess.hpp"
 #include "bevenv/core/version.hpp"
+#include "bevenv/util/env.hpp"
 
 namespace bevenv::app::sync_detail {
 namespace {
@@ -25,10 +26,10 @@ bool is_executable(const fs::path& path) {
 
 std::vector<fs::path> pyenv_roots() {
   std::vector<fs::path> roots;
-  if (const char* root = std::getenv("PYENV_ROOT"); root != nullptr && root[0] != '\0')
-    roots.emplace_back(fs::path(root) / "versions");
-  if (const char* home = std::getenv("HOME"); home != nullptr && home[0] != '\0')
-    roots.emplace_back(fs::path(home) / ".pyenv" / "versions");
+  if (const auto root = util::env("PYENV_ROOT")) roots.emplace_back(fs::path(*root) / "versions");
+  if (const auto home = util::env("HOME")) {
+    roots.emplace_back(fs::path(*home) / ".pyenv" / "versions");
+  }
   roots.emplace_back("/root/.pyenv/versions");
   return roots;
 }
@@ -52,9 +53,9 @@ std::optional<fs::path> newest_in(const fs::path& root, const std::string& minor
 }
 
 std::optional<fs::path> on_path(const std::string& name) {
-  const char* path = std::getenv("PATH");
-  if (path == nullptr) return std::nullopt;
-  std::stringstream dirs(path);
+  const auto path = util::env("PATH");
+  if (!path) return std::nullopt;
+  std::stringstream dirs(*path);
   for (std::string dir; std::getline(dirs, dir, ':');) {
     // A pyenv shim runs whatever `pyenv local` says, not necessarily this minor.
     if (dir.empty() || dir.ends_with("/shims")) continue;

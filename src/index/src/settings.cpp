@@ -106,6 +106,7 @@ void apply_bevenv_limits(TransportSettings& transport, const EnvironmentLookup& 
 
 }  // namespace
 
+// Not util::env: pip reads an empty `PIP_*` value as given (empty), not as unset.
 std::optional<std::string> process_environment(const std::string& name) {
   const char* value = std::getenv(name.c_str());
   if (value == nullptr) return std::nullopt;

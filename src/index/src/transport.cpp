@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "bevenv/core/sha256.hpp"
+#include "bevenv/util/env.hpp"
 #include "cache.hpp"
 #include "transport_job.hpp"
 
@@ -379,12 +380,8 @@ void Transport::run(std::vector<Job*>& jobs, std::string_view what) {
 }
 
 std::filesystem::path default_cache_dir() {
-  if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg != nullptr && *xdg != '\0') {
-    return fs::path(xdg) / "bevenv";
-  }
-  if (const char* home = std::getenv("HOME"); home != nullptr && *home != '\0') {
-    return fs::path(home) / ".cache" / "bevenv";
-  }
+  if (const auto xdg = util::env("XDG_CACHE_HOME")) return fs::path(*xdg) / "bevenv";
+  if (const auto home = util::env("HOME")) return fs::path(*home) / ".cache" / "bevenv";
   return fs::temp_directory_path() / "bevenv-cache";
 }
 
