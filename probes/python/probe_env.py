@@ -238,10 +238,22 @@ def cudnn_of(names, lib_dir, cuda):
     return None, None
 
 
+def torch_extension(package_dir):
+    """torch/_C's shared object, as `import torch._C` would pick it: the first of the
+    interpreter's extension suffixes that names a file. bevenv-probe walks its DT_NEEDED."""
+    import importlib.machinery
+    for suffix in importlib.machinery.EXTENSION_SUFFIXES:
+        path = os.path.join(package_dir, "_C" + suffix)
+        if os.path.isfile(path):
+            return path
+    return None
+
+
 def torch_info_files(names):
     """torch's facts from its files: version.py read as text, the CUDA libraries' paths for
-    bevenv-probe to read the architectures from their fatbins. None when version.py is not
-    there to read (a damaged install: the import path says more)."""
+    bevenv-probe to read the architectures from their fatbins, torch/_C's for it to find the
+    libraries the loader would miss. None when version.py is not there to read (a damaged
+    install: the import path says more)."""
     package_dir, origin = torch_location()
     if package_dir is None:
         return None
@@ -259,6 +271,9 @@ def torch_info_files(names):
     for name in ("hip", "git_version"):
         if name in fields:
             out[name] = fields[name]
+    extension = torch_extension(package_dir)
+    if extension:
+        out["extension"] = extension
     if out["cuda"]:
         cudnn, cudnn_source = cudnn_of(names, lib_dir, out["cuda"])
         if cudnn is not None:

@@ -8,11 +8,9 @@
 #include "fatbin.hpp"
 
 #include <fcntl.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <array>
-#include <cerrno>
 #include <cstring>
 #include <map>
 #include <set>
@@ -20,6 +18,12 @@
 
 namespace bevenv::probe_tool::fatbin {
 namespace {
+
+using elf::fits;
+using elf::hex;
+using elf::u16_at;
+using elf::u32_at;
+using elf::u64_at;
 
 constexpr std::uint32_t kContainerMagic = 0xBA55ED50U;
 constexpr std::size_t kContainerHeaderMin = 16;
@@ -41,35 +45,7 @@ constexpr std::uint32_t kMaxArch = 10000;
 
 constexpr std::uint32_t kShtNobits = 8;
 constexpr std::uint16_t kShnXindex = 0xffff;
-constexpr std::size_t kElfHeaderSize = 64;
 constexpr std::size_t kSectionHeaderSize = 64;
-
-std::uint16_t u16_at(const std::uint8_t* p) {
-  return static_cast<std::uint16_t>(p[0] | (p[1] << 8U));
-}
-
-std::uint32_t u32_at(const std::uint8_t* p) {
-  return static_cast<std::uint32_t>(u16_at(p)) | (static_cast<std::uint32_t>(u16_at(p + 2)) << 16U);
-}
-
-std::uint64_t u64_at(const std::uint8_t* p) {
-  return static_cast<std::uint64_t>(u32_at(p)) | (static_cast<std::uint64_t>(u32_at(p + 4)) << 32U);
-}
-
-// `offset + length` lies within `limit`, without overflowing.
-bool fits(std::uint64_t offset, std::uint64_t length, std::uint64_t limit) {
-  return offset <= limit && length <= limit - offset;
-}
-
-std::string hex(std::uint64_t value) {
-  static constexpr char kDigits[] = "0123456789abcdef";
-  std::string out;
-  do {
-    out.insert(out.begin(), kDigits[value & 0xfU]);
-    value >>= 4U;
-  } while (value != 0);
-  return "0x" + out;
-}
 
 // An architecture as sorted: by number, then plain before `a` and `f` variants.
 using ArchKey = std::pair<std::uint32_t, char>;
@@ -207,18 +183,13 @@ struct SectionTable {
 // The ELF header's view of the section headers, with the extended count and string-table index
 // (ELF's escape for more than 65 279 sections) resolved and everything checked against the file.
 bool read_section_table(ByteSource& source, SectionTable& table, Archs& out) {
-  std::array<std::uint8_t, kElfHeaderSize> elf{};
-  if (!source.read(0, elf.data(), elf.size()) || std::memcmp(elf.data(),
-                                                             "\x7f"
-                                                             "ELF",
-                                                             4) != 0) {
-    return fail(out, "not an ELF file");
-  }
-  if (elf[4] != 2 || elf[5] != 1) return fail(out, "not a little-endian 64-bit ELF file");
-  table.offset = u64_at(&elf[0x28]);
-  table.entry_size = u16_at(&elf[0x3a]);
-  table.count = u16_at(&elf[0x3c]);
-  std::uint64_t names_index = u16_at(&elf[0x3e]);
+  elf::Header header;
+  std::string error;
+  if (!elf::read_header(source, header, error)) return fail(out, error);
+  table.offset = header.section_offset;
+  table.entry_size = header.section_entry_size;
+  table.count = header.section_count;
+  std::uint64_t names_index = header.section_names;
   if (table.offset == 0) return fail(out, "the ELF file has no section headers");
   if (table.entry_size < kSectionHeaderSize) return fail(out, "ELF section headers are too small");
   Section first;
@@ -258,64 +229,6 @@ bool overlaps_any(const std::vector<Section>& sections, const Section& section) 
            other.offset < section.offset + section.size;
   });
 }
-
-// A file through pread, with a small window so that neighbouring headers cost one read.
-class FileSource final : public ByteSource {
- public:
-  FileSource(int fd, std::uint64_t size) : fd_(fd), size_(size) {}
-  std::uint64_t size() const override { return size_; }
-
-  bool read(std::uint64_t offset, void* out, std::size_t length) override {
-    if (!fits(offset, length, size_)) return false;
-    if (length > window_.size()) return read_exact(offset, out, length);
-    if (offset < window_start_ || offset + length > window_start_ + window_length_) {
-      window_length_ =
-          static_cast<std::size_t>(std::min<std::uint64_t>(window_.size(), size_ - offset));
-      window_start_ = offset;
-      if (!read_exact(offset, window_.data(), window_length_)) {
-        window_length_ = 0;
-        return false;
-      }
-    }
-    std::memcpy(out, window_.data() + (offset - window_start_), length);
-    return true;
-  }
-
- private:
-  bool read_exact(std::uint64_t offset, void* out, std::size_t length) const {
-    auto* bytes = static_cast<std::uint8_t*>(out);
-    while (length > 0) {
-      const ssize_t got = ::pread(fd_, bytes, length, static_cast<off_t>(offset));
-      if (got < 0 && errno == EINTR) continue;
-      if (got <= 0) return false;
-      bytes += got;
-      length -= static_cast<std::size_t>(got);
-      offset += static_cast<std::uint64_t>(got);
-    }
-    return true;
-  }
-
-  int fd_;
-  std::uint64_t size_;
-  std::array<std::uint8_t, 1024> window_{};
-  std::uint64_t window_start_ = 0;
-  std::size_t window_length_ = 0;
-};
-
-class MemorySource final : public ByteSource {
- public:
-  MemorySource(const std::uint8_t* data, std::size_t size) : data_(data), size_(size) {}
-  std::uint64_t size() const override { return size_; }
-  bool read(std::uint64_t offset, void* out, std::size_t length) override {
-    if (!fits(offset, length, size_)) return false;
-    if (length > 0) std::memcpy(out, data_ + offset, length);
-    return true;
-  }
-
- private:
-  const std::uint8_t* data_;
-  std::size_t size_;
-};
 
 // The containers of one fatbin section, [at, end) of the source.
 void walk_section(ByteSource& source, std::uint64_t at, std::uint64_t end, Walk& walk) {
@@ -376,35 +289,27 @@ Archs read_fatbin(ByteSource& source) {
 }
 
 Archs read_archs_from_memory(const std::uint8_t* data, std::size_t size) {
-  MemorySource source(data, size);
+  elf::MemorySource source(data, size);
   return read_archs(source);
 }
 
 Archs read_fatbin_from_memory(const std::uint8_t* data, std::size_t size) {
-  MemorySource source(data, size);
+  elf::MemorySource source(data, size);
   return read_fatbin(source);
 }
 
 Archs read_archs_from_file(const std::string& path) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) {
+  const elf::OpenFile file(path);
+  if (file.fd < 0) {
     Archs out;
-    out.error = "cannot open " + path + ": " + std::strerror(errno);
+    out.error = file.error;
     return out;
   }
-  const off_t end = ::lseek(fd, 0, SEEK_END);
-  Archs out;
-  if (end < 0) {
-    out.error = "cannot size " + path + ": " + std::strerror(errno);
-  } else {
-    // Headers are a few bytes every few hundred kilobytes: read-ahead would fetch the payloads
-    // in between from a cold disk (measured 450 ms on libtorch_cuda.so without this advice).
-    (void)::posix_fadvise(fd, 0, 0, POSIX_FADV_RANDOM);
-    FileSource source(fd, static_cast<std::uint64_t>(end));
-    out = read_archs(source);
-  }
-  ::close(fd);
-  return out;
+  // Headers are a few bytes every few hundred kilobytes: read-ahead would fetch the payloads
+  // in between from a cold disk (measured 450 ms on libtorch_cuda.so without this advice).
+  (void)::posix_fadvise(file.fd, 0, 0, POSIX_FADV_RANDOM);
+  elf::FileSource source(file.fd, file.size);
+  return read_archs(source);
 }
 
 }  // namespace bevenv::probe_tool::fatbin

@@ -10,16 +10,11 @@
 #include <string>
 #include <vector>
 
+#include "elf_file.hpp"
+
 namespace bevenv::probe_tool::fatbin {
 
-// Where the bytes come from: a file (pread) or a buffer (tests, the fuzzer).
-class ByteSource {
- public:
-  virtual ~ByteSource() = default;
-  virtual std::uint64_t size() const = 0;
-  // Copies `length` bytes at `offset` into `out`; false unless all of them exist.
-  virtual bool read(std::uint64_t offset, void* out, std::size_t length) = 0;
-};
+using ByteSource = elf::ByteSource;
 
 struct Archs {
   std::string error;                  // empty when the file was read to the end

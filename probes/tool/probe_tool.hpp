@@ -41,6 +41,12 @@ json probe_python(const Options& options);
 // (`torch.arch_list`, `torch.arch_sources`) and of the compiled ops (`ops_archs[]`), read from
 // their fatbins (python_archs.cpp).
 void add_fatbin_archs(json& python);
+// In files mode, the libraries `import torch` would fail to load: torch/_C's DT_NEEDED walked
+// as the loader would (`torch.libraries`); a missing one makes `torch.status` a problem with
+// the loader's words as evidence (python_libraries.cpp).
+void add_torch_libraries(json& python);
+// The strings of a JSON array, at most `limit` of them; none when it is not an array.
+std::vector<std::string> strings_of(const json& list, std::size_t limit);
 // Only the nvidia/*/lib folders of the interpreter's site-packages (a quick run of the script).
 json python_library_dirs(const Options& options);
 

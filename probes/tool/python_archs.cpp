@@ -68,22 +68,13 @@ void split_archs(const fatbin::Archs& archs, ArchSet& listed, ArchSet& extra) {
   }
 }
 
-std::vector<std::string> strings_of(const json& list) {
-  std::vector<std::string> out;
-  if (!list.is_array()) return out;
-  for (const auto& item : list) {
-    if (item.is_string() && out.size() < kMaxLibraries) out.push_back(item.get<std::string>());
-  }
-  return out;
-}
-
 void torch_archs(json& torch) {
   if (!torch.is_object() || torch.value("source", "") != "files") return;
   ArchSet listed;
   ArchSet extra;
   json sources = json::array();
   bool any_read = false;
-  for (const auto& path : strings_of(torch.value("cuda_libraries", json::array()))) {
+  for (const auto& path : strings_of(torch.value("cuda_libraries", json::array()), kMaxLibraries)) {
     const Timed read = read_timed(path);
     sources.push_back(describe(path, read));
     if (!read.archs.ok()) continue;
@@ -115,6 +106,15 @@ void ops_archs(json& ops) {
 }
 
 }  // namespace
+
+std::vector<std::string> strings_of(const json& list, std::size_t limit) {
+  std::vector<std::string> out;
+  if (!list.is_array()) return out;
+  for (const auto& item : list) {
+    if (item.is_string() && out.size() < limit) out.push_back(item.get<std::string>());
+  }
+  return out;
+}
 
 void add_fatbin_archs(json& python) {
   if (!python.is_object()) return;

@@ -103,7 +103,8 @@ json probe_python(const Options& options) {
                                                       : std::vector<std::string>{});
   if (out.value("status", "") != "ok") return out;
   add_fatbin_archs(out);
-  // The fatbin walk is part of this probe's time.
+  add_torch_libraries(out);
+  // The fatbin and library walks are part of this probe's time.
   out["duration_ms"] =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   return out;

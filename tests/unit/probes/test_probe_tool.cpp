@@ -5,7 +5,10 @@
 #include <catch2/catch.hpp>
 #include <chrono>
 #include <fstream>
+#include <iterator>
 #include <map>
+#include <regex>
+#include <vector>
 
 #include "bevenv/probes/findings.hpp"
 #include "probe_runner.hpp"
@@ -337,4 +340,138 @@ TEST_CASE("torch's version, CUDA build and arch list come from its files, not it
   CHECK(torch_imported["status"] == "problem");
   CHECK(torch_imported["evidence"] == "RuntimeError: torch/__init__.py was executed");
   CHECK_FALSE(torch_imported.contains("arch_sources"));
+}
+
+namespace {
+
+// Builds the shared object `path` (soname: its file name) with cc, needing `deps` (paths),
+// with `flags` (an RPATH, as torch's wheels set them).
+void cc_library(const std::string& path, const std::vector<std::string>& deps,
+                const std::string& flags) {
+  std::ofstream(path + ".c") << "int f(void) { return 1; }\n";
+  std::string command = "cc -shared -fPIC -o " + shell_quote(path) + " " +
+                        shell_quote(path + ".c") + " -Wl,-soname," +
+                        shell_quote(path.substr(path.rfind('/') + 1)) + " " + flags +
+                        " -Wl,--no-as-needed";
+  for (const auto& dep : deps) command += " " + shell_quote(dep);
+  const auto built = run_command(command + " 2>&1 && rm -f " + shell_quote(path + ".c"));
+  INFO(command << "\n" << built.out);
+  REQUIRE(built.exit_code == 0);
+}
+
+struct TorchFiles {
+  std::string dir;        // the test's folder: the venv, and the mark __init__.py leaves
+  std::string python;     // the venv's interpreter
+  std::string extension;  // torch/_C.<EXT_SUFFIX>
+};
+
+// A venv whose torch is its files only: version.py, an __init__.py that leaves a mark and
+// raises when executed, and a torch/_C extension linked as torch's wheels are: an RPATH
+// `$ORIGIN/lib` (torch/lib/libtorch_python.so), whose own RPATH
+// `$ORIGIN/../../nvidia/cuda_runtime/lib` finds the nvidia-cuda-runtime wheel's libcudart.so.12.
+// `extra`: another library _C needs, built with that soname and then removed, as when torch is
+// for another CUDA than the one installed.
+TorchFiles torch_files_venv(const std::string& extra) {
+  TorchFiles out{temp_dir(), "", ""};
+  const auto venv =
+      run_command("python3 -m venv --without-pip " + shell_quote(out.dir + "/venv") + " 2>&1");
+  INFO(venv.out);
+  REQUIRE(venv.exit_code == 0);
+  out.python = out.dir + "/venv/bin/python";
+  const auto paths = run_command(shell_quote(out.python) +
+                                 " -c 'import sysconfig; print(sysconfig.get_paths()[\"purelib\"]);"
+                                 " print(sysconfig.get_config_var(\"EXT_SUFFIX\"))'");
+  const std::string site = paths.out.substr(0, paths.out.find('\n'));
+  const std::string suffix =
+      paths.out.substr(site.size() + 1, paths.out.find('\n', site.size() + 1) - site.size() - 1);
+  const std::string cudart_dir = site + "/nvidia/cuda_runtime/lib";
+  REQUIRE(run_command("mkdir -p " + shell_quote(site + "/torch/lib") + " " +
+                      shell_quote(cudart_dir) + " " + shell_quote(out.dir + "/stub"))
+              .exit_code == 0);
+  std::ofstream(site + "/torch/__init__.py")
+      << "open('" << out.dir << "/torch-was-executed', 'w').close()\n"
+      << "raise RuntimeError('torch/__init__.py was executed')\n";
+  std::ofstream(site + "/torch/version.py")
+      << "__version__ = '2.9.1+cu128'\ncuda = '12.8'\ngit_version = 'abc123'\n";
+  cc_library(cudart_dir + "/libcudart.so.12", {}, "");
+  cc_library(site + "/torch/lib/libtorch_python.so", {cudart_dir + "/libcudart.so.12"},
+             "-Wl,--disable-new-dtags -Wl,-rpath,'$ORIGIN/../../nvidia/cuda_runtime/lib'");
+  std::vector<std::string> deps{site + "/torch/lib/libtorch_python.so"};
+  if (!extra.empty()) {
+    cc_library(out.dir + "/stub/" + extra, {}, "");
+    deps.push_back(out.dir + "/stub/" + extra);
+  }
+  out.extension = site + "/torch/_C" + suffix;
+  cc_library(out.extension, deps, "-Wl,--disable-new-dtags -Wl,-rpath,'$ORIGIN/lib'");
+  REQUIRE(run_command("rm -rf " + shell_quote(out.dir + "/stub")).exit_code == 0);
+  return out;
+}
+
+// cuda-library-missing's pattern, as matrix/data/failures.toml writes it (TOML escapes undone).
+std::regex catalogue_pattern() {
+  std::ifstream file(std::string(BEVENV_SOURCE_DIR) + "/matrix/data/failures.toml");
+  const std::string text((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+  const auto entry = text.find("id = \"cuda-library-missing\"");
+  REQUIRE(entry != std::string::npos);
+  const auto start = text.find("regex = \"", entry) + 9;
+  std::string pattern = text.substr(start, text.find("\" }", start) - start);
+  for (auto at = pattern.find("\\\\"); at != std::string::npos; at = pattern.find("\\\\", at + 1)) {
+    pattern.erase(at, 1);
+  }
+  return std::regex(pattern);
+}
+
+}  // namespace
+
+TEST_CASE("a torch whose CUDA libraries the loader would not find is a problem, unimported",
+          "[probes][tool][python][elf]") {
+  const TorchFiles torch = torch_files_venv("libcudart.so.11.0");
+  int exit_code = -1;
+  const auto report = run_probe(
+      "--only python --fail-on problem --python " + shell_quote(torch.python), &exit_code);
+  const auto& section = report["python"]["torch"];
+  INFO(report["python"].dump(2));
+  CHECK_FALSE(file_exists(torch.dir + "/torch-was-executed"));
+  CHECK(section["source"] == "files");
+  CHECK(section["extension"] == torch.extension);
+  CHECK(section["status"] == "problem");
+  const std::string evidence = section["evidence"];
+  CHECK(evidence == torch.extension +
+                        ": libcudart.so.11.0: cannot open shared object file: No such file or "
+                        "directory");
+  CHECK(std::regex_search(evidence, catalogue_pattern()));
+  CHECK(section["version"] == "2.9.1+cu128");  // the other facts stay
+  CHECK(section["cuda"] == "12.8");
+  const auto& libraries = section["libraries"];
+  CHECK(libraries["checked"] == 3);  // _C, libtorch_python.so, libcudart.so.12
+  REQUIRE(libraries["missing"].size() == 1);
+  CHECK(libraries["missing"][0]["name"] == "libcudart.so.11.0");
+  CHECK(libraries["missing"][0]["needed_by"] == torch.extension);
+  CHECK(libraries["ms"].get<double>() < 1000);
+  CHECK(exit_code == 3);  // --fail-on problem: what doctor calls a problem
+  const auto findings = bevenv::probes::evaluate(report);
+  const auto* finding = find_check(findings, "torch");
+  REQUIRE(finding != nullptr);
+  CHECK(finding->severity == Severity::problem);
+  CHECK(finding->detail == evidence);
+
+  // --import-torch: the import speaks, not the walk.
+  const auto imported =
+      run_probe("--only python --import-torch --python " + shell_quote(torch.python));
+  CHECK(imported["python"]["torch"]["evidence"] == "RuntimeError: torch/__init__.py was executed");
+  CHECK_FALSE(imported["python"]["torch"].contains("libraries"));
+}
+
+TEST_CASE("a torch whose libraries all resolve through its RPATHs is ok",
+          "[probes][tool][python][elf]") {
+  const TorchFiles torch = torch_files_venv("");
+  const auto report = run_probe("--only python --python " + shell_quote(torch.python));
+  const auto& section = report["python"]["torch"];
+  INFO(report["python"].dump(2));
+  CHECK_FALSE(file_exists(torch.dir + "/torch-was-executed"));
+  CHECK(section["status"] == "ok");
+  CHECK_FALSE(section.contains("evidence"));
+  CHECK(section["libraries"]["checked"] == 3);
+  CHECK(section["libraries"]["missing"] == nlohmann::json::array());
+  CHECK_FALSE(section["libraries"].contains("unreadable"));
 }
