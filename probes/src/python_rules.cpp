@@ -29,7 +29,12 @@ void python_findings(const json& report, std::vector<Finding>& out) {
   if (torch.value("status", "") == "problem") {
     // The evidence names what is missing (`libcudart.so.11.0`, a symbol): doctor's wording
     // matches it against the catalogue before falling back to a reinstall.
-    out.push_back(failure_finding("torch", Severity::problem, "`import torch` fails",
+    // From files (no import): a library torch links against that the loader would not find.
+    const bool predicted = torch.value("source", "") == "files";
+    out.push_back(failure_finding("torch", Severity::problem,
+                                  predicted
+                                      ? "`import torch` would fail: a library it needs is not found"
+                                      : "`import torch` fails",
                                   "torch-import", {}, torch.value("evidence", "")));
   }
   // Observations only: which check passed or failed, with the probe's evidence. The words a
