@@ -38,41 +38,62 @@ const FailureFix* Failure::fix_for(const FixContext& context) const {
   return nullptr;
 }
 
+std::optional<std::vector<Placeholder>> placeholders_of(std::string_view text) {
+  std::vector<Placeholder> out;
+  for (std::size_t at = 0; at < text.size(); ++at) {
+    if (text[at] == '}') return std::nullopt;  // a closing brace that opened nothing
+    if (text[at] != '{') continue;
+    const std::size_t close = text.find('}', at);
+    if (close == std::string_view::npos || close == at + 1) return std::nullopt;
+    const std::string_view name = text.substr(at + 1, close - at - 1);
+    const bool named = std::all_of(name.begin(), name.end(),
+                                   [](char c) { return (c >= 'a' && c <= 'z') || c == '_'; });
+    if (!named) return std::nullopt;
+    out.push_back({at, close - at + 1, name});
+    at = close;
+  }
+  return out;
+}
+
+namespace {
+
+const std::string* fact_value(const std::vector<std::pair<std::string, std::string>>& facts,
+                              std::string_view name) {
+  const auto fact = std::find_if(facts.begin(), facts.end(),
+                                 [&](const auto& entry) { return entry.first == name; });
+  return fact == facts.end() ? nullptr : &fact->second;
+}
+
+}  // namespace
+
 std::string FailureFix::render(
     const std::vector<std::pair<std::string, std::string>>& facts) const {
+  const auto spans = placeholders_of(text);
+  if (!spans) return text;  // the loader refuses such a text; shown as written
   std::string out;
   std::size_t at = 0;
-  while (at < text.size()) {
-    const std::size_t open = text.find('{', at);
-    const std::size_t close = open == std::string::npos ? open : text.find('}', open);
-    if (close == std::string::npos) break;
-    const std::string_view name(text.data() + open + 1, close - open - 1);
-    const auto fact = std::find_if(facts.begin(), facts.end(),
-                                   [&](const auto& entry) { return entry.first == name; });
-    out.append(text, at, open - at);
-    if (fact != facts.end()) {
-      out += fact->second;
-    } else {
-      out.append(text, open, close - open + 1);
-    }
-    at = close + 1;
+  for (const Placeholder& span : *spans) {
+    out.append(text, at, span.offset - at);
+    const std::string* value = fact_value(facts, span.name);
+    out += value != nullptr ? *value : text.substr(span.offset, span.length);
+    at = span.offset + span.length;
   }
-  out.append(text, std::min(at, text.size()), std::string::npos);
+  out.append(text, at, std::string::npos);
   return out;
 }
 
 bool FailureFix::has_facts(const std::vector<std::pair<std::string, std::string>>& facts) const {
-  for (std::size_t open = text.find('{'); open != std::string::npos;
-       open = text.find('{', open + 1)) {
-    const std::size_t close = text.find('}', open);
-    if (close == std::string::npos) return true;
-    const std::string_view name(text.data() + open + 1, close - open - 1);
-    const bool known = std::any_of(facts.begin(), facts.end(), [&](const auto& entry) {
-      return entry.first == name && !entry.second.empty();
-    });
-    if (!known) return false;
-  }
-  return true;
+  const auto spans = placeholders_of(text);
+  if (!spans) return true;
+  return std::all_of(spans->begin(), spans->end(), [&](const Placeholder& span) {
+    const std::string* value = fact_value(facts, span.name);
+    return value != nullptr && !value->empty();
+  });
+}
+
+std::string Failure::fitting_fix_text(const FixContext& context) const {
+  const FailureFix* fix = fix_for(context);
+  return fix != nullptr ? fix->render(context.facts) : std::string();
 }
 
 const Failure* Matrix::find_failure(std::string_view id) const {

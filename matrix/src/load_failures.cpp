@@ -89,21 +89,6 @@ void read_patterns(TableReader& reader, const FileContext& file, Failure& failur
   }
 }
 
-// `{sm}` in a fix is a fact of a doctor finding (a fix is chosen only where its finding supplies
-// them all), written as a lower-case name, so that a stray brace is caught here rather than
-// shown to a user.
-bool placeholders_ok(const std::string& text) {
-  for (std::size_t open = text.find('{'); open != std::string::npos;
-       open = text.find('{', open + 1)) {
-    const std::size_t close = text.find('}', open);
-    if (close == std::string::npos || close == open + 1) return false;
-    for (std::size_t i = open + 1; i < close; ++i) {
-      if (!(std::islower(static_cast<unsigned char>(text[i])) != 0 || text[i] == '_')) return false;
-    }
-  }
-  return text.find('}') == std::string::npos || text.find('{') != std::string::npos;
-}
-
 void read_fixes(TableReader& reader, const FileContext& file, Failure& failure) {
   const auto entries = reader.tables("fixes");
   for (std::size_t i = 0; i < entries.size(); ++i) {
@@ -122,7 +107,9 @@ void read_fixes(TableReader& reader, const FileContext& file, Failure& failure) 
       }
     }
     const auto text = fix_reader.string("text", true);
-    if (text && !placeholders_ok(*text)) {
+    // `{sm}` in a fix is a fact of a doctor finding; a stray brace is caught here rather than
+    // shown to a user.
+    if (text && !placeholders_of(*text)) {
       fix_reader.file_error(fix_reader.position("text"),
                             "`" + context +
                                 ".text`: a brace must enclose a fact's name "

@@ -19,6 +19,12 @@ std::string_view to_string(Severity severity) {
   return "problem";
 }
 
+nlohmann::json facts_json(const Finding& finding) {
+  nlohmann::json facts = nlohmann::json::object();
+  for (const auto& [name, value] : finding.facts) facts[name] = value;
+  return facts;
+}
+
 nlohmann::json to_json(const Finding& finding) {
   nlohmann::json out{{"check", finding.check},
                      {"severity", std::string(to_string(finding.severity))},
@@ -26,11 +32,7 @@ nlohmann::json to_json(const Finding& finding) {
   if (!finding.fix.empty()) out["fix"] = finding.fix;
   if (!finding.detail.empty()) out["detail"] = finding.detail;
   if (!finding.field_failure.empty()) out["field_failure"] = finding.field_failure;
-  if (!finding.facts.empty()) {
-    nlohmann::json facts = nlohmann::json::object();
-    for (const auto& [name, value] : finding.facts) facts[name] = value;
-    out["facts"] = std::move(facts);
-  }
+  if (!finding.facts.empty()) out["facts"] = facts_json(finding);
   return out;
 }
 

@@ -130,8 +130,7 @@ std::string cluster_fix(const matrix::Matrix* matrix, const std::string& failure
   matrix::FixContext context;
   context.check = check;
   context.facts = facts;
-  const matrix::FailureFix* fix = failure->fix_for(context);
-  return fix != nullptr ? fix->render(facts) : "";
+  return failure->fitting_fix_text(context);
 }
 
 void hint_fix(CommandOutput& output, const std::string& fix) {

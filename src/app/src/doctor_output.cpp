@@ -66,15 +66,13 @@ void render_findings(const std::vector<probes::Finding>& findings, CommandOutput
 json findings_json(const std::vector<probes::Finding>& findings) {
   json checks = json::array();
   for (const auto& finding : findings) {
-    json facts = json::object();
-    for (const auto& [name, value] : finding.facts) facts[name] = value;
     checks.push_back(
         {{"id", finding.check},
          {"severity", std::string(probes::to_string(finding.severity))},
          {"title", finding.title},
          {"fix", finding.fix.empty() ? json(nullptr) : json(finding.fix)},
          {"failure", finding.field_failure.empty() ? json(nullptr) : json(finding.field_failure)},
-         {"facts", std::move(facts)},
+         {"facts", probes::facts_json(finding)},
          {"detail", finding.detail.empty() ? json(nullptr) : json(finding.detail)}});
   }
   return checks;

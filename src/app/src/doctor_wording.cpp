@@ -58,9 +58,7 @@ void word_failures(const json& report, const matrix::Matrix* matrix,
     finding.field_failure = failure->id;
     context.check = finding.check;
     context.facts = finding.facts;
-    if (const matrix::FailureFix* fix = failure->fix_for(context)) {
-      finding.fix = fix->render(finding.facts);
-    }
+    finding.fix = failure->fitting_fix_text(context);
     quote_symptom(*failure, finding);
   }
 }

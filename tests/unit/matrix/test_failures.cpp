@@ -171,3 +171,27 @@ TEST_CASE("failures: an overlay adds a signature without code", "[matrix]") {
   CHECK(failure->patterns[0].literal.empty());
   CHECK(loaded.value().failures.size() == shipped().failures.size() + 1);
 }
+
+TEST_CASE("failures: a fix's placeholders, filled only where the finding has the facts",
+          "[matrix]") {
+  const auto spans = matrix::placeholders_of("rebuild `{package}` with {arch}");
+  REQUIRE(spans.has_value());
+  REQUIRE(spans->size() == 2);
+  CHECK((*spans)[0].name == "package");
+  CHECK((*spans)[1].name == "arch");
+  for (const char* bad : {"a } b", "{sm} }", "{}", "{Sm}", "{sm", "{s m}"}) {
+    INFO(bad);
+    CHECK_FALSE(matrix::placeholders_of(bad).has_value());
+  }
+  matrix::FailureFix fix{{}, "use `{sm}` or {arch}"};
+  CHECK(fix.render({{"sm", "sm_90"}, {"arch", "9.0"}}) == "use `sm_90` or 9.0");
+  CHECK(fix.render({{"sm", "sm_90"}}) == "use `sm_90` or {arch}");
+  CHECK(fix.has_facts({{"sm", "sm_90"}, {"arch", "9.0"}}));
+  CHECK_FALSE(fix.has_facts({{"sm", "sm_90"}, {"arch", ""}}));
+  matrix::Failure failure;
+  failure.fixes = {fix, {{}, "the fallback"}};
+  matrix::FixContext context;
+  CHECK(failure.fitting_fix_text(context) == "the fallback");
+  context.facts = {{"sm", "sm_90"}, {"arch", "9.0"}};
+  CHECK(failure.fitting_fix_text(context) == "use `sm_90` or 9.0");
+}

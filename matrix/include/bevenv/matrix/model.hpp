@@ -182,6 +182,16 @@ struct FailureFix {
   bool has_facts(const std::vector<std::pair<std::string, std::string>>& facts) const;
 };
 
+// Where a fix text's `{name}`s are: each span covers the braces, `name` what they enclose.
+struct Placeholder {
+  std::size_t offset = 0;
+  std::size_t length = 0;
+  std::string_view name;
+};
+// The placeholders of `text`, in order; nullopt when a brace does not belong to a `{name}` of
+// lower-case letters and `_` (the loader refuses such a text).
+std::optional<std::vector<Placeholder>> placeholders_of(std::string_view text);
+
 // How doctor words the Python probe's check of a failure: "<package> <version> <ok|problem>".
 struct FailureCheck {
   std::string package;  // normalized
@@ -210,6 +220,8 @@ struct Failure {
   bool can_happen(const FixContext& context) const;
   // The fix that fits `context`: the first whose `when` holds; null when none does.
   const FailureFix* fix_for(const FixContext& context) const;
+  // That fix's text with the context's facts filled in; empty when none fits.
+  std::string fitting_fix_text(const FixContext& context) const;
 };
 
 struct Toolkit {

@@ -67,6 +67,8 @@ struct Expectations {
 std::vector<Finding> evaluate(const nlohmann::json& report, const Expectations& expectations = {});
 
 nlohmann::json to_json(const Finding& finding);
+// The finding's facts as a JSON object (`{"sm": "sm_90"}`), empty when it has none.
+nlohmann::json facts_json(const Finding& finding);
 
 // How a GPU of compute capability `sm` (e.g. "sm_90" or "9.0") is served by a list of
 // compiled architectures: core::arch_support, the one coverage function; none when `sm` is
