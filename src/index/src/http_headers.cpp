@@ -1,12 +1,11 @@
 #include "http_headers.hpp"
 
-#include <curl/curl.h>
-
 #include <algorithm>
 #include <charconv>
 #include <limits>
 
 #include "bevenv/util/text.hpp"
+#include "curl_library.hpp"
 
 namespace bevenv::index {
 namespace {
@@ -55,7 +54,7 @@ std::optional<std::chrono::seconds> parse_retry_after(std::string_view value, st
   }
   // libcurl reads the three date forms HTTP allows (RFC 1123, RFC 850, asctime).
   const std::string text(value);
-  const time_t when = curl_getdate(text.c_str(), nullptr);
+  const time_t when = curl::api().getdate(text.c_str(), nullptr);
   if (when < 0) return std::nullopt;
   const std::int64_t wait = static_cast<std::int64_t>(when) - now;
   return std::chrono::seconds(std::clamp<std::int64_t>(wait, 0, kMax));

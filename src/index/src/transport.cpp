@@ -1,6 +1,5 @@
 #include "bevenv/index/transport.hpp"
 
-#include <curl/curl.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -12,6 +11,7 @@
 #include "bevenv/core/sha256.hpp"
 #include "bevenv/util/env.hpp"
 #include "cache.hpp"
+#include "curl_library.hpp"
 #include "transport_job.hpp"
 
 namespace bevenv::index {
@@ -19,10 +19,6 @@ namespace {
 
 namespace fs = std::filesystem;
 using Clock = std::chrono::steady_clock;
-
-struct CurlGlobal {
-  CurlGlobal() { curl_global_init(CURL_GLOBAL_DEFAULT); }
-};
 
 bool retryable(CURLcode code) {
   switch (code) {
@@ -53,7 +49,7 @@ std::string describe(CURLcode code) {
     case CURLE_COULDNT_CONNECT:
       return "cannot connect";
     default:
-      return curl_easy_strerror(code);
+      return curl::api().easy_strerror(code);
   }
 }
 
@@ -175,7 +171,7 @@ Outcome timed_out(const Transport::Job& job, CURL* easy, const TransportSettings
     return {"timed out: not done within " + deadlines.name(job), false, deadlines.hint(job)};
   }
   curl_off_t connected = 0;
-  curl_easy_getinfo(easy, CURLINFO_CONNECT_TIME_T, &connected);
+  curl::api().easy_getinfo(easy, CURLINFO_CONNECT_TIME_T, &connected);
   if (connected == 0) return {"timed out connecting", true, {}};
   return {"timed out (under " + std::to_string(settings.low_speed_limit) + " bytes/s for " +
               seconds_text(settings.stall_timeout) + ")",
@@ -207,18 +203,17 @@ Outcome judge(Transport::Job& job, CURL* easy, CURLcode code, const TransportSet
 
 Transport::Transport(TransportSettings settings, Reporter* reporter)
     : settings_(std::move(settings)), reporter_(reporter != nullptr ? reporter : &silent_) {
-  static CurlGlobal global;
-  multi_ = curl_multi_init();
-  curl_multi_setopt(static_cast<CURLM*>(multi_), CURLMOPT_MAX_HOST_CONNECTIONS,
-                    static_cast<long>(settings_.max_parallel));
-  curl_multi_setopt(static_cast<CURLM*>(multi_), CURLMOPT_PIPELINING, CURLPIPE_MULTIPLEX);
+  multi_ = curl::api().multi_init();
+  curl::api().multi_setopt(static_cast<CURLM*>(multi_), CURLMOPT_MAX_HOST_CONNECTIONS,
+                           static_cast<long>(settings_.max_parallel));
+  curl::api().multi_setopt(static_cast<CURLM*>(multi_), CURLMOPT_PIPELINING, CURLPIPE_MULTIPLEX);
   // What a killed bevenv left behind; the lock on each part file tells a live one's apart.
   cache::remove_stale_parts(settings_.cache_dir);
 }
 
 Transport::~Transport() {
-  for (void* easy : idle_handles_) curl_easy_cleanup(static_cast<CURL*>(easy));
-  curl_multi_cleanup(static_cast<CURLM*>(multi_));
+  for (void* easy : idle_handles_) curl::api().easy_cleanup(static_cast<CURL*>(easy));
+  curl::api().multi_cleanup(static_cast<CURLM*>(multi_));
 }
 
 void Transport::prepare(Job& job) {
@@ -226,9 +221,9 @@ void Transport::prepare(Job& job) {
   if (!idle_handles_.empty()) {
     easy = static_cast<CURL*>(idle_handles_.back());
     idle_handles_.pop_back();
-    curl_easy_reset(easy);
+    curl::api().easy_reset(easy);
   } else {
-    easy = curl_easy_init();
+    easy = curl::api().easy_init();
   }
   job.easy = easy;
   job.body.clear();
@@ -236,47 +231,48 @@ void Transport::prepare(Job& job) {
   job.too_large = false;
   static_cast<ResponseHeaders&>(job) = ResponseHeaders{};  // nothing left from an earlier attempt
   job.hasher = core::Sha256();
-  curl_easy_setopt(easy, CURLOPT_URL, job.url.c_str());
-  curl_easy_setopt(easy, CURLOPT_PRIVATE, &job);
-  curl_easy_setopt(easy, CURLOPT_FOLLOWLOCATION, 1L);
-  curl_easy_setopt(easy, CURLOPT_MAXREDIRS, 10L);
-  curl_easy_setopt(easy, CURLOPT_NOSIGNAL, 1L);
-  curl_easy_setopt(easy, CURLOPT_USERAGENT, settings_.user_agent.c_str());
-  curl_easy_setopt(easy, CURLOPT_ACCEPT_ENCODING, "");
-  curl_easy_setopt(easy, CURLOPT_CONNECTTIMEOUT_MS,
-                   static_cast<long>(settings_.connect_timeout.count()));
+  curl::api().easy_setopt(easy, CURLOPT_URL, job.url.c_str());
+  curl::api().easy_setopt(easy, CURLOPT_PRIVATE, &job);
+  curl::api().easy_setopt(easy, CURLOPT_FOLLOWLOCATION, 1L);
+  curl::api().easy_setopt(easy, CURLOPT_MAXREDIRS, 10L);
+  curl::api().easy_setopt(easy, CURLOPT_NOSIGNAL, 1L);
+  curl::api().easy_setopt(easy, CURLOPT_USERAGENT, settings_.user_agent.c_str());
+  curl::api().easy_setopt(easy, CURLOPT_ACCEPT_ENCODING, "");
+  curl::api().easy_setopt(easy, CURLOPT_CONNECTTIMEOUT_MS,
+                          static_cast<long>(settings_.connect_timeout.count()));
   const long stall_s = std::max<long>(1, static_cast<long>(settings_.stall_timeout.count() / 1000));
-  curl_easy_setopt(easy, CURLOPT_LOW_SPEED_LIMIT,
-                   static_cast<long>(std::max<std::uint32_t>(1, settings_.low_speed_limit)));
-  curl_easy_setopt(easy, CURLOPT_LOW_SPEED_TIME, stall_s);
+  curl::api().easy_setopt(easy, CURLOPT_LOW_SPEED_LIMIT,
+                          static_cast<long>(std::max<std::uint32_t>(1, settings_.low_speed_limit)));
+  curl::api().easy_setopt(easy, CURLOPT_LOW_SPEED_TIME, stall_s);
   // No attempt outlives the transfer's deadline, whatever the server does.
   const auto left =
       std::chrono::duration_cast<std::chrono::milliseconds>(*job.deadline - Clock::now());
-  curl_easy_setopt(easy, CURLOPT_TIMEOUT_MS,
-                   static_cast<long>(std::max<std::int64_t>(1, left.count())));
-  if (!settings_.proxy.empty()) curl_easy_setopt(easy, CURLOPT_PROXY, settings_.proxy.c_str());
+  curl::api().easy_setopt(easy, CURLOPT_TIMEOUT_MS,
+                          static_cast<long>(std::max<std::int64_t>(1, left.count())));
+  if (!settings_.proxy.empty())
+    curl::api().easy_setopt(easy, CURLOPT_PROXY, settings_.proxy.c_str());
   if (!settings_.ca_bundle.empty())
-    curl_easy_setopt(easy, CURLOPT_CAINFO, settings_.ca_bundle.c_str());
-  curl_easy_setopt(easy, CURLOPT_WRITEFUNCTION, &on_body);
-  curl_easy_setopt(easy, CURLOPT_WRITEDATA, &job);
-  curl_easy_setopt(easy, CURLOPT_HEADERFUNCTION, &on_header);
-  curl_easy_setopt(easy, CURLOPT_HEADERDATA, &job);
-  if (job.headers != nullptr) curl_slist_free_all(job.headers);
+    curl::api().easy_setopt(easy, CURLOPT_CAINFO, settings_.ca_bundle.c_str());
+  curl::api().easy_setopt(easy, CURLOPT_WRITEFUNCTION, &on_body);
+  curl::api().easy_setopt(easy, CURLOPT_WRITEDATA, &job);
+  curl::api().easy_setopt(easy, CURLOPT_HEADERFUNCTION, &on_header);
+  curl::api().easy_setopt(easy, CURLOPT_HEADERDATA, &job);
+  if (job.headers != nullptr) curl::api().slist_free_all(job.headers);
   job.headers = nullptr;
   if (!job.accept.empty())
-    job.headers = curl_slist_append(job.headers, ("Accept: " + job.accept).c_str());
+    job.headers = curl::api().slist_append(job.headers, ("Accept: " + job.accept).c_str());
   if (job.cached) {
     if (!job.cached->page.etag.empty()) {
-      job.headers =
-          curl_slist_append(job.headers, ("If-None-Match: " + job.cached->page.etag).c_str());
+      job.headers = curl::api().slist_append(job.headers,
+                                             ("If-None-Match: " + job.cached->page.etag).c_str());
     }
     if (!job.cached->page.last_modified.empty()) {
-      job.headers = curl_slist_append(
+      job.headers = curl::api().slist_append(
           job.headers, ("If-Modified-Since: " + job.cached->page.last_modified).c_str());
     }
   }
-  if (job.headers != nullptr) curl_easy_setopt(easy, CURLOPT_HTTPHEADER, job.headers);
-  if (job.kind == JobKind::head) curl_easy_setopt(easy, CURLOPT_NOBODY, 1L);
+  if (job.headers != nullptr) curl::api().easy_setopt(easy, CURLOPT_HTTPHEADER, job.headers);
+  if (job.kind == JobKind::head) curl::api().easy_setopt(easy, CURLOPT_NOBODY, 1L);
   if (job.kind == JobKind::range) prepare_range(easy, job);
   if (job.kind == JobKind::file) {
     job.drop_part();  // an earlier attempt's bytes
@@ -325,20 +321,20 @@ void Transport::run(std::vector<Job*>& jobs, std::string_view what) {
                          cache::temp_dir(settings_.cache_dir).string() + "`");
         continue;
       }
-      curl_multi_add_handle(multi, job->easy);
+      curl::api().multi_add_handle(multi, job->easy);
       ++active;
       ++transfers_;
     }
     int running = 0;
-    curl_multi_perform(multi, &running);
+    curl::api().multi_perform(multi, &running);
     int left = 0;
-    while (CURLMsg* message = curl_multi_info_read(multi, &left)) {
+    while (CURLMsg* message = curl::api().multi_info_read(multi, &left)) {
       if (message->msg != CURLMSG_DONE) continue;
       CURL* easy = message->easy_handle;
       Job* job = nullptr;
-      curl_easy_getinfo(easy, CURLINFO_PRIVATE, &job);
+      curl::api().easy_getinfo(easy, CURLINFO_PRIVATE, &job);
       const CURLcode code = message->data.result;
-      curl_multi_remove_handle(multi, easy);
+      curl::api().multi_remove_handle(multi, easy);
       idle_handles_.push_back(easy);
       job->easy = nullptr;
       --active;
@@ -371,7 +367,7 @@ void Transport::run(std::vector<Job*>& jobs, std::string_view what) {
     }
     if (done >= jobs.size()) break;
     if (active > 0) {
-      curl_multi_poll(multi, nullptr, 0, 50, nullptr);
+      curl::api().multi_poll(multi, nullptr, 0, 50, nullptr);
     } else if (!waiting.empty()) {
       std::this_thread::sleep_for(std::chrono::milliseconds(10));
     }

@@ -1,7 +1,5 @@
 #pragma once
 // One transfer of Transport (private to the index module).
-#include <curl/curl.h>
-
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -12,6 +10,7 @@
 #include "bevenv/core/sha256.hpp"
 #include "bevenv/index/transport.hpp"
 #include "cache.hpp"
+#include "curl_library.hpp"
 #include "http_headers.hpp"
 
 namespace bevenv::index {
@@ -56,7 +55,7 @@ struct Transport::Job : ResponseHeaders {
   Job(const Job&) = delete;
   Job& operator=(const Job&) = delete;
   ~Job() {
-    if (headers != nullptr) curl_slist_free_all(headers);
+    if (headers != nullptr) curl::api().slist_free_all(headers);
     drop_part();
   }
 

@@ -61,8 +61,8 @@ core::Expected<RangeReply, std::string> reply_of(Transport::Job& job) {
 void prepare_range(CURL* easy, Transport::Job& job) {
   job.stopped = false;
   job.content_range.clear();
-  curl_easy_setopt(easy, CURLOPT_ACCEPT_ENCODING, static_cast<char*>(nullptr));
-  curl_easy_setopt(easy, CURLOPT_RANGE, job.range.c_str());
+  curl::api().easy_setopt(easy, CURLOPT_ACCEPT_ENCODING, static_cast<char*>(nullptr));
+  curl::api().easy_setopt(easy, CURLOPT_RANGE, job.range.c_str());
 }
 
 std::vector<core::Expected<RangeReply, std::string>> Transport::get_ranges(

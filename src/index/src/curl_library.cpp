@@ -1,0 +1,68 @@
+#include "curl_library.hpp"
+
+#include <dlfcn.h>
+
+#include <string>
+
+#include "bevenv/core/error.hpp"
+
+namespace bevenv::index::curl {
+namespace {
+
+constexpr const char* kLibrary = "libcurl.so.4";
+constexpr const char* kInstall =
+    "install libcurl (Debian and Ubuntu: `apt-get install libcurl4`; Fedora: `dnf install "
+    "libcurl`), or lock with `--offline`";
+
+[[noreturn]] void refuse(const std::string& what) {
+  throw core::Error(core::ExitCode::failure, "`" + std::string(kLibrary) + "` " + what,
+                    "fix: " + std::string(kInstall));
+}
+
+template <class Function>
+void bind(void* library, const char* symbol, Function& slot) {
+  void* address = ::dlsym(library, symbol);
+  if (address == nullptr) refuse("has no `" + std::string(symbol) + "` (libcurl 7.66 or newer)");
+  slot = reinterpret_cast<Function>(address);
+}
+
+Api load() {
+  // RTLD_LOCAL: curl's own dependencies (OpenSSL among them) stay out of the global namespace.
+  void* library = ::dlopen(kLibrary, RTLD_NOW | RTLD_LOCAL);
+  if (library == nullptr) {
+    const char* why = ::dlerror();
+    refuse("could not be loaded" + (why != nullptr ? ": " + std::string(why) : std::string()));
+  }
+  Api api{};
+  bind(library, "curl_global_init", api.global_init);
+  bind(library, "curl_easy_init", api.easy_init);
+  bind(library, "curl_easy_reset", api.easy_reset);
+  bind(library, "curl_easy_cleanup", api.easy_cleanup);
+  bind(library, "curl_easy_setopt", api.easy_setopt);
+  bind(library, "curl_easy_getinfo", api.easy_getinfo);
+  bind(library, "curl_easy_strerror", api.easy_strerror);
+  bind(library, "curl_multi_init", api.multi_init);
+  bind(library, "curl_multi_setopt", api.multi_setopt);
+  bind(library, "curl_multi_cleanup", api.multi_cleanup);
+  bind(library, "curl_multi_add_handle", api.multi_add_handle);
+  bind(library, "curl_multi_remove_handle", api.multi_remove_handle);
+  bind(library, "curl_multi_perform", api.multi_perform);
+  bind(library, "curl_multi_poll", api.multi_poll);
+  bind(library, "curl_multi_info_read", api.multi_info_read);
+  bind(library, "curl_slist_append", api.slist_append);
+  bind(library, "curl_slist_free_all", api.slist_free_all);
+  bind(library, "curl_getdate", api.getdate);
+  if (api.global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) refuse("did not initialise");
+  return api;
+}
+
+}  // namespace
+
+const Api& api() {
+  // A function-local static: loaded once, thread-safe, and never unloaded (libcurl's atexit
+  // handlers and OpenSSL's would outlive a dlclose).
+  static const Api loaded = load();
+  return loaded;
+}
+
+}  // namespace bevenv::index::curl
