@@ -177,9 +177,10 @@ struct Resolution {
   std::variant<solver::Solution, solver::Unsolvable> result;
 };
 
-Resolution resolve(const LockOptions& options, const LockInputs& inputs,
-                   const lockfiles::Lockfile* previous) {
-  Resolution out{translate(inputs, requested_extras(inputs)), open_index(options, inputs), {}};
+Resolution resolve_in(RecordScope scope, const LockOptions& options, const LockInputs& inputs,
+                      const lockfiles::Lockfile* previous) {
+  Resolution out{
+      translate(inputs, requested_extras(inputs), scope), open_index(options, inputs), {}};
   Translation& translation = out.translation;
   // Package indexes: records for uncurated packages (lock_index.cpp).
   if (out.index) add_index_records(*out.index, inputs, translation);
@@ -195,6 +196,18 @@ Resolution resolve(const LockOptions& options, const LockInputs& inputs,
     translation.request.preferred = preferred;  // solve_with_preferences adds its own again
     out.result = solve_with_preferences(translation, inputs);
   }
+  return out;
+}
+
+// Offline, the records the target rules out are left out of the solve; when no environment
+// exists, the explanation is made over all of them, so it can say why each was ruled out.
+Resolution resolve(const LockOptions& options, const LockInputs& inputs,
+                   const lockfiles::Lockfile* previous) {
+  const bool offline = inputs.index_sources.empty();
+  Resolution out =
+      resolve_in(offline ? RecordScope::installable : RecordScope::all, options, inputs, previous);
+  if (offline && std::holds_alternative<solver::Unsolvable>(out.result))
+    out = resolve_in(RecordScope::all, options, inputs, previous);
   return out;
 }
 

@@ -120,6 +120,20 @@ const std::set<std::string>* extras_of(const ExtrasAsked& asked, const std::stri
   return it == asked.end() ? nullptr : &it->second;
 }
 
+// Whether one of the requirements add_records() gives `build` on target facts fails on this
+// target: its Python range, a file for the target, the driver's CUDA, kernels for each GPU.
+bool target_rules_out(const matrix::PackageVersion& build, const index::TagRanking& ranking,
+                      const LockInputs& inputs) {
+  const TargetFacts& target = inputs.target;
+  if (!build.python.empty() && !build.python.contains(target.python)) return true;
+  if (missing_file(build, ranking, target, {})) return true;
+  if (build.cuda && target.cuda_driver && !at_least(*build.cuda).contains(*target.cuda_driver))
+    return true;
+  return std::any_of(target.gpus.begin(), target.gpus.end(), [&](const GpuArch& gpu) {
+    return kernel_support(build, gpu, inputs.matrix) == KernelSupport::none;
+  });
+}
+
 void add_records(const LockInputs& inputs, const std::vector<const matrix::Rule*>& active,
                  Translation& out) {
   core::MarkerEnvironment env = inputs.target.marker_environment();
@@ -127,6 +141,8 @@ void add_records(const LockInputs& inputs, const std::vector<const matrix::Rule*
   std::set<core::Version> cuda_builds;
   for (const auto& [name, package] : inputs.matrix.packages) {
     for (const auto& build : package.versions) {
+      if (out.scope == RecordScope::installable && target_rules_out(build, ranking, inputs))
+        continue;
       solver::PackageRecord record;
       record.name = build.name;
       record.version = build.version;
@@ -259,8 +275,9 @@ bool is_virtual(const std::string& name) { return name.rfind("__", 0) == 0; }
 
 std::string rule_origin(const matrix::Rule& rule) { return "rule `" + rule.id + "`"; }
 
-Translation translate(const LockInputs& inputs, ExtrasAsked extras) {
+Translation translate(const LockInputs& inputs, ExtrasAsked extras, RecordScope scope) {
   Translation out;
+  out.scope = scope;
   out.extras = std::move(extras);
   std::vector<const matrix::Rule*> active;
   for (const auto& rule : inputs.matrix.rules) {

@@ -35,7 +35,18 @@ bool is_virtual(const std::string& name);
 // package's records, as pip's and uv's resolvers add an extra's dependencies to the package.
 using ExtrasAsked = std::map<std::string, std::set<std::string>>;
 
+// Which matrix records a translation turns into solver records.
+enum class RecordScope {
+  all,  // every one: an explanation names the builds the target rules out, and why
+  // Only those the target could install. A record left out would have required a target fact
+  // that does not hold (its Python range, a file for the platform, the driver's CUDA, kernels for
+  // a GPU), so the solver would rule it out before choosing anything: the solutions are the
+  // same, from a pool a quarter smaller. Explanations need `all`.
+  installable,
+};
+
 struct Translation {
+  RecordScope scope = RecordScope::all;
   solver::Database database;
   solver::Request request;
   // Solver record id -> the matrix record it stands for (virtual records are absent).
@@ -53,7 +64,8 @@ struct Translation {
   ExtrasAsked extras;  // the extras whose requirements the records carry
 };
 
-Translation translate(const LockInputs& inputs, ExtrasAsked extras = {});
+Translation translate(const LockInputs& inputs, ExtrasAsked extras = {},
+                      RecordScope scope = RecordScope::all);
 
 // The extras the profile and the user's requirements ask for (`--require 'jsonschema[x]'`).
 ExtrasAsked requested_extras(const LockInputs& inputs);

@@ -41,7 +41,8 @@ TargetOverrides same_target(const TargetFacts& target) {
 bool locks(const LockOptions& options) {
   try {
     const LockInputs inputs = gather_lock_inputs(options);
-    Translation translation = translate(inputs, requested_extras(inputs));
+    // Whether it locks, not why not: the records the target rules out need not be solved over.
+    Translation translation = translate(inputs, requested_extras(inputs), RecordScope::installable);
     const auto result = solve_with_preferences(translation, inputs);
     return std::holds_alternative<solver::Solution>(result);
   } catch (const core::Error&) {
