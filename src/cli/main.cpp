@@ -6,6 +6,7 @@
 
 #include "bevenv/app/version_info.hpp"
 #include "bevenv/core/error.hpp"
+#include "bevenv/util/exit_time.hpp"
 #include "build_image_cli.hpp"
 #include "commands.hpp"
 #include "completion.hpp"
@@ -28,6 +29,8 @@ bevenv::cli::PrinterOptions printer_options(const bevenv::cli::GlobalOptions& gl
 }
 
 int run(int argc, char** argv) {
+  // The process ends when the command does: what it loaded is left to the operating system.
+  bevenv::util::keep_values_until_exit(true);
   bevenv::cli::GlobalOptions global;
   CLI::App root{"bevenv: reproducible environments for GPU perception stacks", "bevenv"};
   root.footer(kExitCodes);

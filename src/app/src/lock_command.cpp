@@ -11,6 +11,7 @@
 #include "bevenv/lockfiles/reader.hpp"
 #include "bevenv/lockfiles/writer.hpp"
 #include "bevenv/solver/solve.hpp"
+#include "bevenv/util/exit_time.hpp"
 #include "lock_generated.hpp"
 #include "lock_index.hpp"
 #include "lock_inputs.hpp"
@@ -284,7 +285,11 @@ CommandOutput written_output(const LockInputs& inputs, const Resolution& resolut
 
 CommandOutput resolve_and_write(const LockOptions& options, const LockInputs& inputs,
                                 const lockfiles::Lockfile* previous, Clock::time_point start) {
-  const Resolution resolution = resolve(options, inputs, previous);
+  Resolution resolved = resolve(options, inputs, previous);
+  // Offline, what the solve built is left to the operating system; an index session is closed.
+  const bool offline = resolved.index == nullptr;
+  const util::ScopeOrExit<Resolution> kept(std::move(resolved), offline);
+  const Resolution& resolution = *kept;
   if (const auto* unsolvable = std::get_if<solver::Unsolvable>(&resolution.result)) {
     return unsatisfiable(options, inputs, *unsolvable);
   }
@@ -335,7 +340,8 @@ CommandOutput lock(const LockOptions& given) {
       target.push_back({Mark::none, 0, std::move(note), false, false});
     }
   }
-  const LockInputs inputs = gather_lock_inputs(options);
+  const util::ScopeOrExit<LockInputs> gathered(gather_lock_inputs(options));
+  const LockInputs& inputs = *gathered;
   CommandOutput out = resolve_and_write(options, inputs, previous ? &*previous : nullptr, start);
   // Where the target came from goes to stderr, before anything else the command says there.
   for (const auto& note : inputs.target_notes)
