@@ -7,7 +7,8 @@ optionally "env": {...}. Steps `["@mkdir", DIR]`, `["@write", FILE, TEXT]`, `["@
 NEW]`, `["@cat", FILE]` and `["@hadolint", FILE]` make a directory, write a file (a project file
 the case needs), replace text in a file (a hand edit), print a file the case wrote, and lint a
 Dockerfile. Steps run in one fresh temporary directory, so later steps see the
-files earlier ones wrote. Timings are masked. BEVENV_UPDATE_GOLDEN=1 rewrites expected.txt.
+files earlier ones wrote. Timings are masked. A differing case prints a diff; BEVENV_UPDATE_GOLDEN=1
+rewrites expected.txt (tests/support/golden.py).
 """
 import json
 import os
@@ -16,6 +17,9 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "support"))
+import golden  # noqa: E402
 
 # Masked: wall time, and input hashes, which change with every edit of the matrix data.
 MASKS = [
@@ -88,7 +92,6 @@ def run_case(bevenv: str, case: Path) -> str:
 def main() -> int:
     bevenv, cases_dir = str(Path(sys.argv[1]).resolve()), Path(sys.argv[2])
     only = sys.argv[3:] or None
-    update = os.environ.get("BEVENV_UPDATE_GOLDEN") == "1"
     failures = 0
     cases = sorted(p for p in cases_dir.iterdir() if (p / "case.json").exists())
     for case in cases:
@@ -100,14 +103,10 @@ def main() -> int:
             failures += 1
             print(f"FAIL {case.name}: the parser's own wording reached the user: {parser_words}")
             continue
-        expected_file = case / "expected.txt"
-        if update:
-            expected_file.write_text(actual)
-            continue
-        expected = expected_file.read_text() if expected_file.exists() else ""
-        if actual != expected:
+        problem = golden.mismatch(case / "expected.txt", actual)
+        if problem:
             failures += 1
-            print(f"FAIL {case.name}\n--- expected\n{expected}--- actual\n{actual}")
+            print(f"FAIL {case.name}\n{problem}")
         else:
             print(f"ok   {case.name}")
     print(f"{len(cases) - failures}/{len(cases)} golden cases match")

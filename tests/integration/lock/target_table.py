@@ -9,8 +9,8 @@ must either
     architecture that runs on the GPU; or
   - exit 1 with at most 4 lines on stdout; when the hint names a command, running it must give
     such a lock (checked the same way).
-The table of outcomes is compared with tests/golden/target-table.txt (BEVENV_UPDATE_GOLDEN=1
-rewrites it). Offline; about a second per cell.
+The table of outcomes is compared with tests/golden/target-table.txt (a diff when it differs;
+BEVENV_UPDATE_GOLDEN=1 rewrites it, tests/support/golden.py). Offline; about a second per cell.
 
 usage: target_table.py BEVENV GOLDEN
 """
@@ -24,7 +24,12 @@ import sys
 import tempfile
 import tomllib
 
+from pathlib import Path
+
 from packaging.version import Version
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "support"))
+import golden  # noqa: E402
 
 PROFILES = ["bevfusion", "uniad", "bevformer", "uniad-2.0"]
 TARGETS = [("sm_70", "10.2"), ("sm_70", "11.4"), ("sm_86", "12.2"), ("sm_89", "12.4"),
@@ -119,7 +124,7 @@ def cell(bevenv, profile, gpu, driver, builds, work):
 
 
 def main():
-    bevenv, golden = sys.argv[1], sys.argv[2]
+    bevenv, golden_file = sys.argv[1], sys.argv[2]
     builds = torch_builds(bevenv)
     rows = []
     with tempfile.TemporaryDirectory() as work:
@@ -130,11 +135,9 @@ def main():
     text = "\n".join(rows) + "\n"
     print(text, end="")
     failed = [r for r in rows if "FAIL" in r]
-    if os.environ.get("BEVENV_UPDATE_GOLDEN") == "1":
-        with open(golden, "w") as f:
-            f.write(text)
-    elif not os.path.exists(golden) or open(golden).read() != text:
-        print(f"differs from {golden} (BEVENV_UPDATE_GOLDEN=1 rewrites it)", file=sys.stderr)
+    problem = golden.mismatch(golden_file, text)
+    if problem:
+        print(problem, file=sys.stderr)
         return 1
     if failed:
         print(f"{len(failed)} cell(s) failed", file=sys.stderr)

@@ -3,12 +3,12 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 
 #include "bevenv/containers/dockerfile.hpp"
 #include "bevenv/containers/run_line.hpp"
 #include "bevenv/core/error.hpp"
 #include "bevenv/core/subprocess.hpp"
+#include "golden.hpp"
 #include "test_locks.hpp"
 
 namespace fs = std::filesystem;
@@ -19,23 +19,8 @@ namespace {
 
 const fs::path kGoldenDir = fs::path(BEVENV_SOURCE_DIR) / "tests/golden/dockerfiles";
 
-std::string read_text(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
-// BEVENV_UPDATE_GOLDEN=1 rewrites the golden file instead of comparing.
 void check_golden(const std::string& file, const std::string& actual) {
-  const fs::path path = kGoldenDir / file;
-  if (std::getenv("BEVENV_UPDATE_GOLDEN") != nullptr) {
-    std::ofstream(path, std::ios::binary) << actual;
-    return;
-  }
-  INFO("golden file " << path << " (BEVENV_UPDATE_GOLDEN=1 rewrites it)");
-  REQUIRE(fs::exists(path));
-  CHECK(read_text(path) == actual);
+  CHECK_GOLDEN(kGoldenDir / file, actual);
 }
 
 ImageOptions options_for(const test::NamedLock& named) {

@@ -8,6 +8,7 @@
 #include "bevenv/core/fs.hpp"
 #include "bevenv/core/subprocess.hpp"
 #include "bevenv/lockfiles/export.hpp"
+#include "golden.hpp"
 #include "sample_lock.hpp"
 
 namespace fs = std::filesystem;
@@ -61,9 +62,7 @@ fs::path golden_path() {
 
 TEST_CASE("pylock export matches its golden file") {
   const PylockExport exported = export_pylock(lock_with_builds());
-  if (std::getenv("BEVENV_UPDATE_GOLDEN") != nullptr)
-    core::write_file_atomic(golden_path(), exported.text);
-  CHECK(exported.text == core::read_file(golden_path()));
+  CHECK_GOLDEN(golden_path(), exported.text);
 }
 
 TEST_CASE("pylock export: tomllib reads the PEP 751 fields") {

@@ -1,13 +1,12 @@
 // Each tests/golden/matrix-broken/NN-name/ holds broken overlay files and expected.txt, the
 // exact output of `bevenv matrix check` on it (paths relative to the repository root).
-// BEVENV_UPDATE_GOLDEN=1 rewrites expected.txt instead of comparing.
+// A difference prints a diff; BEVENV_UPDATE_GOLDEN=1 rewrites expected.txt (golden.hpp).
+#include <algorithm>
 #include <catch2/catch.hpp>
-#include <cstdlib>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
 #include "bevenv/app/matrix_commands.hpp"
+#include "golden.hpp"
 
 using namespace bevenv;
 namespace fs = std::filesystem;
@@ -27,13 +26,6 @@ std::string relative_output(const app::CommandOutput& out) {
   return text;
 }
 
-std::string read(const fs::path& path) {
-  std::ifstream in(path);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
 }  // namespace
 
 TEST_CASE("every broken matrix gives its exact golden message") {
@@ -45,18 +37,12 @@ TEST_CASE("every broken matrix gives its exact golden message") {
   }
   std::sort(cases.begin(), cases.end());
   REQUIRE(cases.size() >= 30);
-  const bool update = std::getenv("BEVENV_UPDATE_GOLDEN") != nullptr;
   for (const auto& dir : cases) {
     INFO("case " << dir.filename().string());
     app::MatrixCheckOptions options;
     options.dirs = {dir};
     const auto out = app::matrix_check(options);
     CHECK(out.exit_code == core::ExitCode::bad_input);
-    const std::string got = relative_output(out);
-    if (update) {
-      std::ofstream(dir / "expected.txt") << got;
-      continue;
-    }
-    CHECK(got == read(dir / "expected.txt"));
+    CHECK_GOLDEN(dir / "expected.txt", relative_output(out));
   }
 }

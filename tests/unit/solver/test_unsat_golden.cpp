@@ -1,9 +1,8 @@
 // Unsatisfiable scenarios and their rendered explanations, kept as reviewed golden files:
 // tests/golden/solver-unsat/NAME.scenario (input) and NAME.txt (expected explanation).
-// BEVENV_UPDATE_GOLDEN=1 rewrites the .txt files; review the diff before keeping it.
+// A difference prints a diff; BEVENV_UPDATE_GOLDEN=1 rewrites the .txt files (golden.hpp).
 #include <algorithm>
 #include <catch2/catch.hpp>
-#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -11,6 +10,7 @@
 #include <vector>
 
 #include "bevenv/solver/solve.hpp"
+#include "golden.hpp"
 #include "scenario.hpp"
 
 namespace fs = std::filesystem;
@@ -41,7 +41,6 @@ TEST_CASE("unsatisfiable scenarios explain themselves as the golden files say",
           "[solver][golden]") {
   const auto files = scenarios();
   REQUIRE(files.size() >= 10);
-  const char* update = std::getenv("BEVENV_UPDATE_GOLDEN");
   for (const auto& path : files) {
     INFO("scenario " << path.filename().string());
     auto scenario = testing::parse_scenario(read_file(path));
@@ -54,11 +53,6 @@ TEST_CASE("unsatisfiable scenarios explain themselves as the golden files say",
     CHECK(lines.size() <= 8);  // short enough to read at a glance
     fs::path golden = path;
     golden.replace_extension(".txt");
-    if (update != nullptr && std::string(update) == "1") {
-      std::ofstream(golden) << rendered;
-      continue;
-    }
-    REQUIRE(fs::exists(golden));
-    CHECK(rendered == read_file(golden));
+    CHECK_GOLDEN(golden, rendered);
   }
 }
