@@ -7,6 +7,7 @@
 #include "bevenv/app/version_info.hpp"
 #include "bevenv/core/error.hpp"
 #include "bevenv/util/exit_time.hpp"
+#include "bevenv/util/terminal.hpp"
 #include "build_image_cli.hpp"
 #include "commands.hpp"
 #include "completion.hpp"
@@ -22,7 +23,7 @@ constexpr const char* kExitCodes =
 bevenv::cli::PrinterOptions printer_options(const bevenv::cli::GlobalOptions& global) {
   bevenv::cli::PrinterOptions options;
   options.json = global.json;
-  options.color = !global.json && bevenv::cli::should_use_color(STDOUT_FILENO);
+  options.color = !global.json && bevenv::util::terminal::styled(STDOUT_FILENO);
   if (global.quiet) options.verbosity = bevenv::app::Verbosity::quiet;
   if (global.verbose > 0) options.verbosity = bevenv::app::Verbosity::verbose;
   return options;

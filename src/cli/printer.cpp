@@ -6,18 +6,12 @@
 #include <cstring>
 #include <iostream>
 
-#include "bevenv/util/env.hpp"
+#include "bevenv/util/terminal.hpp"
 
 namespace bevenv::cli {
 namespace {
 
-constexpr const char* kReset = "\033[0m";
-constexpr const char* kBold = "\033[1m";
-constexpr const char* kDim = "\033[2m";
-constexpr const char* kRed = "\033[31m";
-constexpr const char* kGreen = "\033[32m";
-constexpr const char* kYellow = "\033[33m";
-constexpr const char* kCyan = "\033[36m";
+using namespace util::terminal;
 
 struct MarkStyle {
   const char* symbol;
@@ -46,12 +40,6 @@ bool wanted(const app::Line& line, app::Verbosity verbosity) {
 
 }  // namespace
 
-bool should_use_color(int fd) {
-  if (util::env("NO_COLOR")) return false;
-  if (util::env("TERM") == std::optional<std::string>("dumb")) return false;
-  return ::isatty(fd) == 1;
-}
-
 std::string Printer::style_text(const std::string& text, bool color, bool dim) const {
   if (!color) return text;
   // Names in backticks are the things a user types; make them stand out on a terminal.
@@ -72,17 +60,15 @@ std::string Printer::style_text(const std::string& text, bool color, bool dim) c
 void Printer::print_line(std::FILE* stream, const app::Line& line, bool color) const {
   std::string out(static_cast<std::size_t>(line.indent) * 2, ' ');
   const MarkStyle style = mark_style(line.mark);
-  if (line.mark != app::Mark::none) {
-    out += color ? std::string(style.colour) + style.symbol + kReset : style.symbol;
-    out += ' ';
-  }
+  if (line.mark != app::Mark::none) out += paint(style.symbol, style.colour, color) + ' ';
   out += style_text(line.text, color, line.is_hint);
   out += '\n';
-  std::fputs(out.c_str(), stream);
+  std::fputs(out.c_str(), stream);  // buffered: a long listing is not a write per line
 }
 
 void Printer::print(const app::CommandOutput& output) const {
-  const bool err_color = options_.color && ::isatty(STDERR_FILENO) == 1;
+  // Each stream is judged on its own: `bevenv lock | less` still colours what goes to stderr.
+  const bool err_color = !options_.json && styled(STDERR_FILENO);
   // `-q` silences a command that succeeded; one that found a problem still says what and why
   // (an unsatisfiable lock, a stale one, a doctor finding), as it would without `-q`.
   const bool quiet =
@@ -105,18 +91,18 @@ void Printer::print(const app::CommandOutput& output) const {
 
 void Printer::print_error(const std::string& message, const std::string& hint,
                           core::ExitCode code) const {
-  const bool color = should_use_color(STDERR_FILENO);
+  const bool color = styled(STDERR_FILENO);
   if (options_.json) {
     nlohmann::json j = {{"error", {{"message", message}, {"exit_code", static_cast<int>(code)}}}};
     if (!hint.empty()) j["error"]["hint"] = hint;
     std::cout << j.dump(2) << '\n';
   }
-  std::string out = color ? std::string(kRed) + kBold + "error:" + kReset + " " : "error: ";
+  const std::string bold_red = std::string(kRed) + kBold;
+  std::string out = paint("error:", bold_red.c_str(), color) + " ";
   out += style_text(message, color, false) + "\n";
   if (!hint.empty())
-    out += (color ? std::string(kDim) + "hint:" + kReset : "hint:") + std::string(" ") +
-           style_text(hint, color, false) + "\n";
-  std::fputs(out.c_str(), stderr);
+    out += paint("hint:", kDim, color) + " " + style_text(hint, color, false) + "\n";
+  write(stderr, out);
 }
 
 void Printer::print_error(const core::Error& error) const {

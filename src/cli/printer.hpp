@@ -11,12 +11,8 @@ namespace bevenv::cli {
 struct PrinterOptions {
   bool json = false;
   app::Verbosity verbosity = app::Verbosity::normal;
-  bool color = false;  // decided once from the TTY, NO_COLOR and TERM
+  bool color = false;  // stdout's colour: util::terminal::styled(STDOUT_FILENO), not --json
 };
-
-// Colour is used only when stdout is a terminal, NO_COLOR is unset or empty, and TERM is not
-// `dumb` (https://no-color.org).
-bool should_use_color(int fd);
 
 class Printer {
  public:

@@ -6,6 +6,8 @@
 #include <cstdio>
 #include <string>
 
+#include "bevenv/util/terminal.hpp"
+
 namespace bevenv::index {
 namespace {
 
@@ -18,13 +20,9 @@ class TerminalReporter final : public Reporter {
     draw(0, 0, true);
   }
   void advance(std::size_t done, std::uint64_t bytes) override { draw(done, bytes, false); }
-  void finish() override {
-    std::fputs("\r\033[K", stderr);
-    std::fflush(stderr);
-  }
+  void finish() override { util::terminal::clear_line(stderr); }
   void note(std::string_view message) override {
-    std::fprintf(stderr, "\r\033[K%.*s\n", static_cast<int>(message.size()), message.data());
-    std::fflush(stderr);
+    util::terminal::redraw_line(stderr, std::string(message) + "\n");
   }
 
  private:
@@ -36,9 +34,10 @@ class TerminalReporter final : public Reporter {
     constexpr std::size_t kWidth = 24;
     const std::size_t filled = total_ == 0 ? kWidth : kWidth * done / total_;
     const std::string bar = std::string(filled, '#') + std::string(kWidth - filled, '-');
-    std::fprintf(stderr, "\r\033[K%s [%s] %zu/%zu  %.1f MiB", what_.c_str(), bar.c_str(), done,
-                 total_, static_cast<double>(bytes) / (1024.0 * 1024.0));
-    std::fflush(stderr);
+    char mib[32];
+    std::snprintf(mib, sizeof mib, "%.1f MiB", static_cast<double>(bytes) / (1024.0 * 1024.0));
+    util::terminal::redraw_line(stderr, what_ + " [" + bar + "] " + std::to_string(done) + "/" +
+                                            std::to_string(total_) + "  " + mib);
   }
 
   std::string what_;
@@ -49,7 +48,8 @@ class TerminalReporter final : public Reporter {
 }  // namespace
 
 std::unique_ptr<Reporter> make_stderr_reporter() {
-  if (isatty(STDERR_FILENO) == 0) return std::make_unique<SilentReporter>();
+  // A bar redraws its line: only on a terminal that understands that (not TERM=dumb).
+  if (!util::terminal::cursor_control(STDERR_FILENO)) return std::make_unique<SilentReporter>();
   return std::make_unique<TerminalReporter>();
 }
 
