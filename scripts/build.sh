@@ -4,5 +4,11 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build_dir=${BUILD_DIR:-$root/build}
 jobs=${JOBS:-$(nproc)}
-cmake -S "$root" -B "$build_dir" -G Ninja -DPython3_EXECUTABLE="$(command -v python3)" "$@" >/dev/null
+# The static libsolv scripts/setup.sh built, for the single-file bevenv-static (when there is one).
+static_libsolv=()
+if libsolv_a=$("$root/scripts/static_libsolv.sh" --cached 2>/dev/null); then
+  static_libsolv=(-DBEVENV_STATIC_LIBSOLV="$libsolv_a")
+fi
+cmake -S "$root" -B "$build_dir" -G Ninja -DPython3_EXECUTABLE="$(command -v python3)" \
+  "${static_libsolv[@]}" "$@" >/dev/null
 cmake --build "$build_dir" -j "$jobs"

@@ -6,6 +6,7 @@ set -euo pipefail
 debian_packages=(
   build-essential cmake ninja-build pkg-config clang-14 libclang-rt-14-dev clang-format
   libsolv-dev libsolvext-dev libcurl4-openssl-dev libarchive-dev
+  libacl1-dev libzstd-dev liblz4-dev  # static archives libarchive needs in bevenv-static
   nlohmann-json3-dev libtomlplusplus-dev catch2 libcli11-dev
   python3 python3-venv python3-pip buildah debootstrap iproute2 patchelf
   zsh fish  # the completion test drives the real shells
@@ -49,5 +50,13 @@ if [ "$need_pip" -eq 1 ]; then
     "${python_tools[@]}" 2>/dev/null ||
     "$python" -m pip install -q --disable-pip-version-check --break-system-packages \
       "${python_tools[@]}"
+fi
+# libsolv as a static archive, from Debian's source package, for the single-file bevenv-static
+# (scripts/build.sh passes it on). Without Debian's source mirror the rest still builds.
+if ! "$(dirname "$0")/static_libsolv.sh" --cached >/dev/null; then
+  echo "setup: building libsolv.a from Debian's source package (for bevenv-static)"
+  "$(dirname "$0")/static_libsolv.sh" >/dev/null 2>"${TMPDIR:-/tmp}/bevenv-static-libsolv.log" ||
+    echo "setup: warning: could not build libsolv.a (see ${TMPDIR:-/tmp}/bevenv-static-libsolv.log);" \
+      "bevenv-static and its Debian 11 test are skipped"
 fi
 echo "setup: ready"

@@ -1,6 +1,7 @@
 #include "curl_library.hpp"
 
 #include <dlfcn.h>
+#include <sys/auxv.h>
 
 #include <string>
 
@@ -26,7 +27,19 @@ void bind(void* library, const char* symbol, Function& slot) {
   slot = reinterpret_cast<Function>(address);
 }
 
+// No dynamic loader started this process (AT_BASE is its address): bevenv-static. glibc's
+// dlopen inside a static program needs the very glibc it was linked with, so libcurl is not tried.
+bool statically_linked() { return ::getauxval(AT_BASE) == 0; }
+
 Api load() {
+  if (statically_linked())
+    throw core::Error(core::ExitCode::failure,
+                      "this single-file `bevenv` reaches no package index: it is linked "
+                      "statically and cannot load `" +
+                          std::string(kLibrary) + "`",
+                      "lock from the matrix alone (no `--index-url`, `--extra-index-url` or "
+                      "remote `--find-links`), or use the `bevenv` built with shared libraries "
+                      "(scripts/build.sh) where an index is needed");
   // RTLD_LOCAL: curl's own dependencies (OpenSSL among them) stay out of the global namespace.
   void* library = ::dlopen(kLibrary, RTLD_NOW | RTLD_LOCAL);
   if (library == nullptr) {
