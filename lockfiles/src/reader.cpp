@@ -9,6 +9,7 @@
 #include "bevenv/core/fs.hpp"
 #include "bevenv/core/text_input.hpp"
 #include "bevenv/core/toml_nesting.hpp"
+#include "bevenv/util/toml_words.hpp"
 
 namespace bevenv::lockfiles {
 namespace {
@@ -22,32 +23,6 @@ struct Failure {
   std::string message;
   std::string hint;
 };
-
-std::string_view type_name(toml::node_type type) {
-  switch (type) {
-    case toml::node_type::table:
-      return "a table";
-    case toml::node_type::array:
-      return "an array";
-    case toml::node_type::string:
-      return "a string";
-    case toml::node_type::integer:
-      return "an integer";
-    case toml::node_type::floating_point:
-      return "a float";
-    case toml::node_type::boolean:
-      return "a boolean";
-    case toml::node_type::date:
-      return "a date";
-    case toml::node_type::time:
-      return "a time";
-    case toml::node_type::date_time:
-      return "a date-time";
-    case toml::node_type::none:
-      break;
-  }
-  return "nothing";
-}
 
 std::string join(const std::string& path, std::string_view key) {
   return path.empty() ? std::string(key) : path + "." + std::string(key);
@@ -117,8 +92,8 @@ class Reader {
            "is this a bevenv lockfile? Create one with `bevenv lock`");
     const auto* value = node->as_integer();
     if (value == nullptr)
-      fail(node->source(),
-           "`schema_version`: expected an integer, found " + std::string(type_name(node->type())));
+      fail(node->source(), "`schema_version`: expected an integer, found " +
+                               std::string(util::toml_type_name(node->type())));
     const std::int64_t version = value->get();
     if (version > kSchemaVersion)
       fail(node->source(),
@@ -158,7 +133,7 @@ class Reader {
   [[noreturn]] void wrong_type(const toml::node& node, const std::string& field,
                                std::string_view expected) {
     fail(node.source(), code(field) + ": expected " + std::string(expected) + ", found " +
-                            std::string(type_name(node.type())));
+                            std::string(util::toml_type_name(node.type())));
   }
 
   std::string string_value(const toml::node& node, const std::string& field) {

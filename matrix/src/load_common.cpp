@@ -12,9 +12,9 @@ std::vector<const toml::table*> entries_of(const toml::node& node, std::string_v
   std::vector<const toml::table*> out;
   const auto* array = node.as_array();
   if (array == nullptr) {
-    file.error(node.source().begin, "`" + std::string(name) +
-                                        "`: expected an array of tables (`[[" + std::string(name) +
-                                        "]]`), got " + std::string(type_name(node.type())));
+    file.error(node.source().begin,
+               "`" + std::string(name) + "`: expected an array of tables (`[[" + std::string(name) +
+                   "]]`), got " + std::string(util::toml_type_name(node.type())));
     return out;
   }
   for (std::size_t i = 0; i < array->size(); ++i) {
@@ -24,7 +24,7 @@ std::vector<const toml::table*> entries_of(const toml::node& node, std::string_v
     } else {
       file.error(item.source().begin, "`" + std::string(name) + "[" + std::to_string(i) +
                                           "]`: expected a table, got " +
-                                          std::string(type_name(item.type())));
+                                          std::string(util::toml_type_name(item.type())));
     }
   }
   return out;
@@ -105,7 +105,7 @@ void read_meta(const toml::node& node, const FileContext& file, std::size_t laye
   const auto* table = node.as_table();
   if (table == nullptr) {
     file.error(node.source().begin,
-               "`matrix`: expected a table, got " + std::string(type_name(node.type())));
+               "`matrix`: expected a table, got " + std::string(util::toml_type_name(node.type())));
     return;
   }
   TableReader reader(*table, "matrix", file);

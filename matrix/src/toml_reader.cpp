@@ -26,32 +26,6 @@ Origin FileContext::origin(const toml::source_position& at) const {
   return Origin{path, to_u32(at.line), to_u32(at.column), layer};
 }
 
-std::string_view type_name(toml::node_type type) {
-  switch (type) {
-    case toml::node_type::table:
-      return "a table";
-    case toml::node_type::array:
-      return "an array";
-    case toml::node_type::string:
-      return "a string";
-    case toml::node_type::integer:
-      return "an integer";
-    case toml::node_type::floating_point:
-      return "a float";
-    case toml::node_type::boolean:
-      return "a boolean";
-    case toml::node_type::date:
-      return "a date";
-    case toml::node_type::time:
-      return "a time";
-    case toml::node_type::date_time:
-      return "a date-time";
-    case toml::node_type::none:
-      break;
-  }
-  return "nothing";
-}
-
 std::string closest(std::string_view word, const std::vector<std::string>& candidates) {
   return core::closest(word, candidates);
 }
@@ -80,7 +54,7 @@ void TableReader::file_error(const toml::source_position& at, std::string messag
 void TableReader::type_error(const toml::node& node, std::string_view name,
                              std::string_view expected) {
   file_error(node.source().begin, "`" + std::string(name) + "`: expected " + std::string(expected) +
-                                      ", got " + std::string(type_name(node.type())));
+                                      ", got " + std::string(util::toml_type_name(node.type())));
 }
 
 const toml::node* TableReader::get(std::string_view key, bool required, std::string_view expected) {

@@ -15,6 +15,7 @@
 #include "bevenv/core/version.hpp"
 #include "bevenv/matrix/diagnostic.hpp"
 #include "bevenv/matrix/model.hpp"
+#include "bevenv/util/toml_words.hpp"
 
 namespace bevenv::matrix::detail {
 
@@ -27,7 +28,6 @@ struct FileContext {
   Origin origin(const toml::source_position& at) const;
 };
 
-std::string_view type_name(toml::node_type type);
 // The closest candidate by edit distance, or empty when none is close enough to be a typo.
 std::string closest(std::string_view word, const std::vector<std::string>& candidates);
 

@@ -44,6 +44,9 @@ add_executable(bevenv-static $<TARGET_OBJECTS:bevenv_cli_objects>
                              $<TARGET_OBJECTS:bevenv_toml_implementation>)
 add_dependencies(bevenv-static bevenv_app bevenv_matrix bevenv_probes bevenv_solver bevenv_index
                  bevenv_containers bevenv_lockfiles bevenv_core bevenv_util)
+# The link prints glibc's warning that dlopen in a static program needs the same glibc at run
+# time: libc.a links its own dlopen in (rtld_static_init, for iconv and NSS modules), and the
+# warning names bevenv's only call, which refuses before calling (curl_library.cpp).
 # --gc-sections drops the archive writers libarchive's format table names but bevenv never
 # calls (xar would pull in libxml2 and ICU's 30 MB of data).
 target_link_options(bevenv-static PRIVATE -static -Wl,--gc-sections)
