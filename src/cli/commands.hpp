@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "bevenv/app/matrix_source.hpp"
 #include "bevenv/app/output.hpp"
 #include "bevenv/app/project_file.hpp"
 
@@ -19,6 +20,13 @@ struct GlobalOptions {
 };
 
 using Action = std::function<app::CommandOutput()>;
+
+// The matrix every command loads: the embedded one with the `--matrix` overlays given.
+inline app::MatrixOptions matrix_options(const GlobalOptions& global) {
+  app::MatrixOptions options;
+  for (const auto& dir : global.matrix_overlays) options.overlays.emplace_back(dir);
+  return options;
+}
 
 // The help text of every `--lockfile` that reads a lock.
 inline constexpr const char* kLockfileHelp =

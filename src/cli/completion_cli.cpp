@@ -11,9 +11,7 @@ namespace {
 // The matrix every command would load (embedded, BEVENV_MATRIX_PATH, --matrix), so overlay
 // profiles complete too.
 MatrixWords matrix_words(const GlobalOptions& global) {
-  app::MatrixOptions options;
-  for (const auto& dir : global.matrix_overlays) options.overlays.emplace_back(dir);
-  const matrix::Matrix m = app::load_matrix_or_throw(options);
+  const matrix::Matrix m = app::load_matrix_or_throw(matrix_options(global));
   MatrixWords words;
   for (const auto& [name, profile] : m.profiles) words.profiles.push_back(name);
   for (const auto& [name, package] : m.packages) words.packages.push_back(name);

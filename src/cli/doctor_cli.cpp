@@ -27,12 +27,6 @@ std::optional<std::string> given(const std::string& text) {
   return text.empty() ? std::nullopt : std::optional<std::string>(text);
 }
 
-app::MatrixOptions matrix_options(const GlobalOptions& global) {
-  app::MatrixOptions options;
-  for (const auto& dir : global.matrix_overlays) options.overlays.emplace_back(dir);
-  return options;
-}
-
 }  // namespace
 
 void add_doctor_commands(CLI::App& root, const GlobalOptions& global, Action& action) {

@@ -3,15 +3,6 @@
 #include "commands.hpp"
 
 namespace bevenv::cli {
-namespace {
-
-app::MatrixOptions matrix_options(const GlobalOptions& global) {
-  app::MatrixOptions options;
-  for (const auto& dir : global.matrix_overlays) options.overlays.emplace_back(dir);
-  return options;
-}
-
-}  // namespace
 
 void add_matrix_commands(CLI::App& root, const GlobalOptions& global, Action& action) {
   CLI::App* matrix = root.add_subcommand("matrix", "Inspect and validate the compatibility matrix");
