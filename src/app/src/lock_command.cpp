@@ -114,6 +114,7 @@ std::string mib(std::uint64_t bytes) {
 // What reading the indexes cost, for `-v` and `--json`: requests, bytes, and how metadata was
 // read where no PEP 658 file is published.
 void add_index_costs(CommandOutput& out, const IndexSession& index) {
+  if (index.client == nullptr) return;  // a source given directly: nothing crossed a network
   const index::Transport& transport = index.client->transport();
   const index::MetadataStats& stats = index.client->metadata_stats();
   out.add("indexes: " + std::to_string(transport.network_transfers()) + " requests, " +

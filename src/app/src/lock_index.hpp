@@ -3,36 +3,28 @@
 // read from their metadata until the dependency closure is complete, and the URL, sha256 and
 // size of every pinned artifact. Off unless an index option is given, so a lock from the
 // matrix alone never touches the network.
-#include <deque>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "bevenv/app/lock.hpp"
-#include "bevenv/index/client.hpp"
+#include "bevenv/index/settings.hpp"
 #include "bevenv/lockfiles/model.hpp"
+#include "index_session.hpp"
 #include "lock_inputs.hpp"
 #include "lock_translate.hpp"
 
 namespace bevenv::app {
 
-// One lock's view of the sources; owns the records it adds, so it must outlive the
-// Translation those records are added to.
-struct IndexSession {
-  std::unique_ptr<index::Reporter> reporter;
-  std::unique_ptr<index::IndexClient> client;
-  std::deque<matrix::PackageVersion> fetched;      // stable addresses for Translation::records
-  std::map<std::string, index::Listing> listings;  // by normalized name
-  // Sources profile and matrix records name, in the form IndexSettings takes.
-  std::map<std::string, std::vector<index::Source>> pinned;
-  // Releases left out because their archive cannot say what they need (`NAME VERSION`: why).
-  std::vector<std::string> skipped;
-};
-
 // The settings `options` ask for, over pip's configuration; nullopt when no index option is
 // set (the lock then comes from the matrix alone).
 std::optional<index::IndexSettings> index_settings(const LockOptions& options,
                                                    const LockInputs& inputs);
+// A curated package comes only from the sources its matrix records name: those of the records
+// this request may choose, or (when none may) all of them, so the solver can explain.
+std::map<std::string, std::vector<index::Source>> pinned_sources(const LockInputs& inputs);
 std::unique_ptr<IndexSession> open_index(const LockOptions& options, const LockInputs& inputs);
 
 // Adds solver records for uncurated packages, from the first source listing each (curated
@@ -43,6 +35,7 @@ std::unique_ptr<IndexSession> open_index(const LockOptions& options, const LockI
 // list is not complete get the requirements their metadata names and the matrix does not, where
 // that metadata is cheap: a PEP 658 file, a local file, byte ranges of a remote wheel or the
 // cache. Throws core::Error (failure) naming the source and URL when a source cannot be read.
+// The search itself is IndexSearch (index_search.hpp), which reads through session.source.
 void add_index_records(IndexSession& session, const LockInputs& inputs, Translation& translation);
 
 // Gives every package of `lock` the artifact that fits the target (best wheel, else an sdist

@@ -300,91 +300,127 @@ std::vector<core::Expected<CoreMetadata, std::string>> IndexClient::metadata(
   return out;
 }
 
+// Where each artifact's metadata is read from, by the cheapest way there is; `*_of` are the
+// artifacts' places in the caller's list.
+struct IndexClient::MetadataPlan {
+  std::vector<PageRequest> pages;  // PEP 658 files
+  std::vector<std::size_t> page_of;
+  std::vector<remote::WheelRead> ranged;  // remote wheels read by byte ranges
+  std::vector<std::size_t> ranged_of;
+  std::vector<std::string> streamed;  // remote sdists read until PKG-INFO has arrived
+  std::vector<std::size_t> streamed_of;
+  std::vector<FileRequest> files;  // archives read whole, from the cache or downloaded
+  std::vector<std::size_t> file_of;
+};
+
 std::vector<std::optional<core::Expected<CoreMetadata, std::string>>> IndexClient::metadata(
     const std::vector<Artifact>& artifacts, MetadataCost cost) {
   std::vector<std::optional<core::Expected<CoreMetadata, std::string>>> out(artifacts.size());
-  std::vector<PageRequest> pages;
-  std::vector<std::size_t> page_of;
-  std::vector<remote::WheelRead> ranged;
-  std::vector<std::size_t> ranged_of;
-  std::vector<std::string> streamed;
-  std::vector<std::size_t> streamed_of;
-  std::vector<FileRequest> files;
-  std::vector<std::size_t> file_of;
   std::vector<std::pair<const Artifact*, std::string>> local_files;
   for (const Artifact& a : artifacts) {
     if (std::string path = local_path_of(a.url); !path.empty())
       local_files.emplace_back(&a, std::move(path));
   }
   local_->prefetch_metadata(local_files);
+  MetadataPlan plan = plan_metadata(artifacts, cost, out);
+  local_->save();
+  read_metadata_files(transport_, artifacts, plan.pages, plan.page_of, out);
+  read_by_ranges(artifacts, cost, plan, out);
+  read_streamed(artifacts, plan, out);
+  read_whole(artifacts, plan, out);
+  return out;
+}
+
+// Local files and metadata in the cache are read here; the rest is planned.
+IndexClient::MetadataPlan IndexClient::plan_metadata(const std::vector<Artifact>& artifacts,
+                                                     MetadataCost cost, MetadataSlots& out) {
+  MetadataPlan plan;
   const fs::path& root = transport_.settings().cache_dir;
-  auto to_download = [&](const Artifact& a, std::size_t i) {
-    const bool cached = whole_file_cached(root, a);
-    if (cost == MetadataCost::cheap_only && !cached) return;
-    if (!cached) ++stats_.whole_downloads;
-    files.push_back({a.url, a.filename, a.sha256});
-    file_of.push_back(i);
-  };
+  const bool offline = transport_.settings().offline;
   for (std::size_t i = 0; i < artifacts.size(); ++i) {
     const Artifact& a = artifacts[i];
     if (const std::string path = local_path_of(a.url); !path.empty()) {
       out[i] = for_release(a, local_->metadata(a, path));
     } else if (a.has_metadata_file) {
-      pages.push_back({a.url + ".metadata", "", true});
-      page_of.push_back(i);
+      plan.pages.push_back({a.url + ".metadata", "", true});
+      plan.page_of.push_back(i);
     } else if (auto text = cache::read_metadata(root, a.sha256, a.url)) {
       out[i] = parse_metadata_of(a, *text);
-    } else if (range_readable(a) && !whole_file_cached(root, a) && !transport_.settings().offline &&
+    } else if (range_readable(a) && !whole_file_cached(root, a) && !offline &&
                stats_.no_ranges.count(host_of(a.url)) == 0) {
-      ranged.push_back({a.url, a.name});
-      ranged_of.push_back(i);
+      plan.ranged.push_back({a.url, a.name});
+      plan.ranged_of.push_back(i);
     } else if (a.kind == ArtifactKind::sdist && is_http(a.url) && cost == MetadataCost::any &&
-               !whole_file_cached(root, a) && !transport_.settings().offline) {
-      streamed.push_back(a.url);
-      streamed_of.push_back(i);
+               !whole_file_cached(root, a) && !offline) {
+      plan.streamed.push_back(a.url);
+      plan.streamed_of.push_back(i);
     } else {
-      to_download(a, i);
+      plan_whole(a, i, cost, plan);
     }
   }
-  local_->save();
-  read_metadata_files(transport_, artifacts, pages, page_of, out);
-  auto read = remote::read_wheel_metadata(transport_, ranged);
+  return plan;
+}
+
+// An archive read whole: from the cache, or (unless `cheap_only`) downloaded first.
+void IndexClient::plan_whole(const Artifact& a, std::size_t i, MetadataCost cost,
+                             MetadataPlan& plan) {
+  const bool cached = whole_file_cached(transport_.settings().cache_dir, a);
+  if (cost == MetadataCost::cheap_only && !cached) return;
+  if (!cached) ++stats_.whole_downloads;
+  plan.files.push_back({a.url, a.filename, a.sha256});
+  plan.file_of.push_back(i);
+}
+
+// A host that answers a range request with the whole file is not asked for ranges again; its
+// wheels are read whole.
+void IndexClient::read_by_ranges(const std::vector<Artifact>& artifacts, MetadataCost cost,
+                                 MetadataPlan& plan, MetadataSlots& out) {
+  const fs::path& root = transport_.settings().cache_dir;
+  auto read = remote::read_wheel_metadata(transport_, plan.ranged);
   for (std::size_t k = 0; k < read.size(); ++k) {
-    const Artifact& a = artifacts[ranged_of[k]];
+    const Artifact& a = artifacts[plan.ranged_of[k]];
     if (read[k].ranges_ignored) {
       stats_.no_ranges.insert(host_of(a.url));
-      to_download(a, ranged_of[k]);
+      plan_whole(a, plan.ranged_of[k], cost, plan);
       continue;
     }
     if (!read[k].text) {
-      out[ranged_of[k]] = core::unexpected(read[k].error);
+      out[plan.ranged_of[k]] = core::unexpected(read[k].error);
       continue;
     }
     ++stats_.by_range;
     stats_.range_bytes += read[k].bytes;
-    out[ranged_of[k]] = keep_remote_metadata(root, a, *read[k].text);
+    out[plan.ranged_of[k]] = keep_remote_metadata(root, a, *read[k].text);
   }
-  auto sdists = remote::read_sdist_metadata(transport_, streamed);
+}
+
+void IndexClient::read_streamed(const std::vector<Artifact>& artifacts, const MetadataPlan& plan,
+                                MetadataSlots& out) {
+  const fs::path& root = transport_.settings().cache_dir;
+  auto sdists = remote::read_sdist_metadata(transport_, plan.streamed);
   for (std::size_t k = 0; k < sdists.size(); ++k) {
-    const Artifact& a = artifacts[streamed_of[k]];
+    const Artifact& a = artifacts[plan.streamed_of[k]];
     stats_.stream_bytes += sdists[k].bytes;
     if (!sdists[k].text) {
-      out[streamed_of[k]] = core::unexpected(sdists[k].error);
+      out[plan.streamed_of[k]] = core::unexpected(sdists[k].error);
       continue;
     }
     ++stats_.streamed;
-    out[streamed_of[k]] = keep_remote_metadata(root, a, *sdists[k].text);
+    out[plan.streamed_of[k]] = keep_remote_metadata(root, a, *sdists[k].text);
   }
-  auto downloaded = transport_.download(files, "metadata (whole archives)");
+}
+
+void IndexClient::read_whole(const std::vector<Artifact>& artifacts, const MetadataPlan& plan,
+                             MetadataSlots& out) {
+  auto downloaded = transport_.download(plan.files, "metadata (whole archives)");
   for (std::size_t k = 0; k < downloaded.size(); ++k) {
     if (!downloaded[k]) {
-      out[file_of[k]] = core::unexpected(downloaded[k].error());
+      out[plan.file_of[k]] = core::unexpected(downloaded[k].error());
       continue;
     }
-    out[file_of[k]] = metadata_from_file(artifacts[file_of[k]], downloaded[k]->path,
-                                         settings_.transport.max_metadata_size);
+    out[plan.file_of[k]] = metadata_from_file(artifacts[plan.file_of[k]], downloaded[k]->path,
+                                              settings_.transport.max_metadata_size);
   }
-  return out;
 }
 
 std::vector<core::Expected<Artifact, std::string>> IndexClient::complete(

@@ -12,6 +12,7 @@
 #include "bevenv/util/env.hpp"
 #include "cache.hpp"
 #include "curl_library.hpp"
+#include "retry_policy.hpp"
 #include "transport_job.hpp"
 
 namespace bevenv::index {
@@ -19,26 +20,6 @@ namespace {
 
 namespace fs = std::filesystem;
 using Clock = std::chrono::steady_clock;
-
-bool retryable(CURLcode code) {
-  switch (code) {
-    case CURLE_COULDNT_CONNECT:
-    case CURLE_COULDNT_RESOLVE_HOST:
-    case CURLE_COULDNT_RESOLVE_PROXY:
-    case CURLE_OPERATION_TIMEDOUT:
-    case CURLE_PARTIAL_FILE:
-    case CURLE_GOT_NOTHING:
-    case CURLE_SEND_ERROR:
-    case CURLE_RECV_ERROR:
-    case CURLE_HTTP2:
-    case CURLE_HTTP2_STREAM:
-    case CURLE_SSL_CONNECT_ERROR:
-    case CURLE_WRITE_ERROR:
-      return true;
-    default:
-      return false;
-  }
-}
 
 std::string describe(CURLcode code) {
   switch (code) {
@@ -185,10 +166,8 @@ Outcome judge(Transport::Job& job, CURL* easy, CURLcode code, const TransportSet
   // A transfer stopped on purpose (a range answered with the whole file, a stream that has what
   // it needs) ends with a write error that is no failure.
   if (code != CURLE_OK && !job.stopped) return {describe(code), retryable(code), {}};
-  if (job.status >= 500 || job.status == 429 || job.status == 408) {
-    return {"HTTP " + std::to_string(job.status), true, {}};
-  }
-  if (job.status >= 400) return {"HTTP " + std::to_string(job.status), false, {}};
+  if (const StatusVerdict verdict = judge_status(job.status); verdict != StatusVerdict::usable)
+    return {"HTTP " + std::to_string(job.status), verdict == StatusVerdict::retry, {}};
   if (job.kind != JobKind::file) return {};
   if (job.content_length && *job.content_length != job.received) {
     return {"the body was cut short", true, {}};
@@ -282,95 +261,132 @@ void Transport::prepare(Job& job) {
   }
 }
 
-void Transport::run(std::vector<Job*>& jobs, std::string_view what) {
-  if (jobs.empty()) return;
-  auto* multi = static_cast<CURLM*>(multi_);
-  std::deque<Job*> waiting(jobs.begin(), jobs.end());
+// One call of run(): the jobs waiting to start (a retry waits out its delay there), how many are
+// in flight, and how many finished.
+struct Transport::Batch {
+  Transport& transport;
+  const std::vector<Job*>& jobs;
+  Deadlines deadlines;
+  std::deque<Job*> waiting;
   std::size_t active = 0;
   std::size_t done = 0;
   std::uint64_t bytes = 0;
-  const Deadlines deadlines{settings_, Clock::now() + settings_.phase_deadline, what};
+
+  bool finished() const { return done >= jobs.size(); }
+  void finish(Job& job, std::string error);
+  void start_waiting();
+  void collect_finished();
+  void settle(Job& job, CURL* easy, CURLcode code);
+  void wait_for_progress();
+};
+
+void Transport::Batch::finish(Job& job, std::string error) {
+  job.finished = true;
+  job.error = std::move(error);
+  ++done;
+  bytes += job.received;
+  transport.bytes_received_ += job.received;
+  transport.reporter_->advance(done, bytes);
+}
+
+// Starts the jobs whose wait is over, as many as the parallel limit allows; a job whose deadline
+// passed while it was queued behind others fails without a transfer.
+void Transport::Batch::start_waiting() {
+  const auto now = Clock::now();
+  const TransportSettings& settings = transport.settings_;
+  for (std::size_t i = waiting.size(); i-- > 0 && active < settings.max_parallel;) {
+    Job* job = waiting.front();
+    waiting.pop_front();
+    if (job->not_before > now) {
+      waiting.push_back(job);
+      continue;
+    }
+    if (!job->deadline) job->deadline = deadlines.of(*job, now);
+    if (now >= *job->deadline) {
+      finish(*job, deadlines.passed(*job));
+      continue;
+    }
+    transport.prepare(*job);
+    if (job->kind == JobKind::file && job->out == nullptr) {
+      finish(*job, "cannot write to the cache directory `" +
+                       cache::temp_dir(settings.cache_dir).string() + "`");
+      continue;
+    }
+    curl::api().multi_add_handle(static_cast<CURLM*>(transport.multi_), job->easy);
+    ++active;
+    ++transport.transfers_;
+  }
+}
+
+// Lets libcurl move every transfer on, and settles those that ended.
+void Transport::Batch::collect_finished() {
+  auto* multi = static_cast<CURLM*>(transport.multi_);
+  int running = 0;
+  curl::api().multi_perform(multi, &running);
+  int left = 0;
+  while (CURLMsg* message = curl::api().multi_info_read(multi, &left)) {
+    if (message->msg != CURLMSG_DONE) continue;
+    CURL* easy = message->easy_handle;
+    Job* job = nullptr;
+    curl::api().easy_getinfo(easy, CURLINFO_PRIVATE, &job);
+    const CURLcode code = message->data.result;
+    curl::api().multi_remove_handle(multi, easy);
+    transport.idle_handles_.push_back(easy);
+    job->easy = nullptr;
+    --active;
+    settle(*job, easy, code);
+  }
+}
+
+// A transfer that ended: done, queued again after its retry delay, or failed with the reason
+// (and why no retry was left, when the deadline allowed none).
+void Transport::Batch::settle(Job& job, CURL* easy, CURLcode code) {
+  const TransportSettings& settings = transport.settings_;
+  Outcome outcome = judge(job, easy, code, settings, deadlines);
+  if (outcome.failure.empty()) {
+    finish(job, job.kind == JobKind::file ? store_download(job, settings.cache_dir) : "");
+    return;
+  }
+  job.drop_part();
+  std::string late;  // a retry that the deadline does not leave time for
+  if (outcome.again && job.attempts < settings.retries) {
+    const auto delay =
+        retry_delay(settings.backoff, job.attempts, job.retry_after, settings.retry_after_cap);
+    if (Clock::now() + delay < *job.deadline) {
+      ++job.attempts;
+      job.not_before = Clock::now() + delay;
+      transport.reporter_->note("retrying `" + job.url + "` (" + outcome.failure + "), attempt " +
+                                std::to_string(job.attempts + 1) + " of " +
+                                std::to_string(settings.retries + 1));
+      waiting.push_back(&job);
+      return;
+    }
+    late = "; a retry in " + seconds_text(delay) + " would pass " + deadlines.name(job);
+    outcome.hint = deadlines.hint(job);
+  }
+  const int tries = job.attempts + 1;
+  finish(job, outcome.failure + (tries > 1 ? " after " + std::to_string(tries) + " attempts" : "") +
+                  late + (outcome.hint.empty() ? "" : "\nhint: " + outcome.hint));
+}
+
+void Transport::Batch::wait_for_progress() {
+  if (active > 0) {
+    curl::api().multi_poll(static_cast<CURLM*>(transport.multi_), nullptr, 0, 50, nullptr);
+  } else if (!waiting.empty()) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+}
+
+void Transport::run(std::vector<Job*>& jobs, std::string_view what) {
+  if (jobs.empty()) return;
+  Batch batch{*this, jobs, Deadlines{settings_, Clock::now() + settings_.phase_deadline, what},
+              std::deque<Job*>(jobs.begin(), jobs.end())};
   reporter_->start(what, jobs.size());
-
-  auto finish = [&](Job& job, std::string error) {
-    job.finished = true;
-    job.error = std::move(error);
-    ++done;
-    bytes += job.received;
-    bytes_received_ += job.received;
-    reporter_->advance(done, bytes);
-  };
-
-  while (done < jobs.size()) {
-    const auto now = Clock::now();
-    for (std::size_t i = waiting.size(); i-- > 0 && active < settings_.max_parallel;) {
-      Job* job = waiting.front();
-      waiting.pop_front();
-      if (job->not_before > now) {
-        waiting.push_back(job);
-        continue;
-      }
-      if (!job->deadline) job->deadline = deadlines.of(*job, now);
-      if (now >= *job->deadline) {  // queued behind others until its phase ran out
-        finish(*job, deadlines.passed(*job));
-        continue;
-      }
-      prepare(*job);
-      if (job->kind == JobKind::file && job->out == nullptr) {
-        finish(*job, "cannot write to the cache directory `" +
-                         cache::temp_dir(settings_.cache_dir).string() + "`");
-        continue;
-      }
-      curl::api().multi_add_handle(multi, job->easy);
-      ++active;
-      ++transfers_;
-    }
-    int running = 0;
-    curl::api().multi_perform(multi, &running);
-    int left = 0;
-    while (CURLMsg* message = curl::api().multi_info_read(multi, &left)) {
-      if (message->msg != CURLMSG_DONE) continue;
-      CURL* easy = message->easy_handle;
-      Job* job = nullptr;
-      curl::api().easy_getinfo(easy, CURLINFO_PRIVATE, &job);
-      const CURLcode code = message->data.result;
-      curl::api().multi_remove_handle(multi, easy);
-      idle_handles_.push_back(easy);
-      job->easy = nullptr;
-      --active;
-      Outcome outcome = judge(*job, easy, code, settings_, deadlines);
-      if (outcome.failure.empty()) {
-        finish(*job, job->kind == JobKind::file ? store_download(*job, settings_.cache_dir) : "");
-        continue;
-      }
-      job->drop_part();
-      std::string late;  // a retry that the deadline does not leave time for
-      if (outcome.again && job->attempts < settings_.retries) {
-        const auto delay = retry_delay(settings_.backoff, job->attempts, job->retry_after,
-                                       settings_.retry_after_cap);
-        if (Clock::now() + delay < *job->deadline) {
-          ++job->attempts;
-          job->not_before = Clock::now() + delay;
-          reporter_->note("retrying `" + job->url + "` (" + outcome.failure + "), attempt " +
-                          std::to_string(job->attempts + 1) + " of " +
-                          std::to_string(settings_.retries + 1));
-          waiting.push_back(job);
-          continue;
-        }
-        late = "; a retry in " + seconds_text(delay) + " would pass " + deadlines.name(*job);
-        outcome.hint = deadlines.hint(*job);
-      }
-      const int tries = job->attempts + 1;
-      finish(*job, outcome.failure +
-                       (tries > 1 ? " after " + std::to_string(tries) + " attempts" : "") + late +
-                       (outcome.hint.empty() ? "" : "\nhint: " + outcome.hint));
-    }
-    if (done >= jobs.size()) break;
-    if (active > 0) {
-      curl::api().multi_poll(multi, nullptr, 0, 50, nullptr);
-    } else if (!waiting.empty()) {
-      std::this_thread::sleep_for(std::chrono::milliseconds(10));
-    }
+  while (!batch.finished()) {
+    batch.start_waiting();
+    batch.collect_finished();
+    if (batch.finished()) break;
+    batch.wait_for_progress();
   }
   reporter_->finish();
 }

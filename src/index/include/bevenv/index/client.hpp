@@ -10,6 +10,7 @@
 
 #include "bevenv/core/expected.hpp"
 #include "bevenv/index/metadata.hpp"
+#include "bevenv/index/package_source.hpp"
 #include "bevenv/index/project.hpp"
 #include "bevenv/index/settings.hpp"
 #include "bevenv/index/transport.hpp"
@@ -30,24 +31,17 @@ struct MetadataStats {
   std::set<std::string> no_ranges;  // hosts that answered a range request with the whole file
 };
 
-// Whether metadata() may download a whole archive to read its metadata.
-enum class MetadataCost { any, cheap_only };
-
-struct Listing {
-  std::string name;              // normalized
-  std::optional<Source> source;  // the source that lists it; nullopt when none does
-  std::vector<Artifact> artifacts;
-};
-
-class IndexClient {
+// The package source of a real lock: indexes and find-links pages over HTTP, local files and
+// directories, through the download cache.
+class IndexClient final : public PackageSource {
  public:
   explicit IndexClient(IndexSettings settings, Reporter* reporter = nullptr);
-  ~IndexClient();
+  ~IndexClient() override;
   IndexClient(const IndexClient&) = delete;
   IndexClient& operator=(const IndexClient&) = delete;
 
   const IndexSettings& settings() const { return settings_; }
-  const std::vector<Source>& sources() const { return sources_; }
+  const std::vector<Source>& sources() const override { return sources_; }
   Transport& transport() { return transport_; }
 
   // Lists projects (normalized names) in parallel. A name in `only` is looked up in those
@@ -56,7 +50,7 @@ class IndexClient {
   // a reason to fall through to a later source.
   std::map<std::string, core::Expected<Listing, std::string>> list(
       const std::vector<std::string>& names,
-      const std::map<std::string, std::vector<Source>>& only = {});
+      const std::map<std::string, std::vector<Source>>& only = {}) override;
 
   // Core metadata of each artifact: the PEP 658 file where the source publishes one, else the
   // METADATA inside a remote wheel read by byte ranges, or a remote sdist's PKG-INFO read from
@@ -65,19 +59,32 @@ class IndexClient {
   // once: their metadata is kept in the cache by size and mtime. With `cheap_only`, an artifact
   // that would need a whole download (not cached) gets nullopt instead.
   std::vector<std::optional<core::Expected<CoreMetadata, std::string>>> metadata(
-      const std::vector<Artifact>& artifacts, MetadataCost cost);
+      const std::vector<Artifact>& artifacts, MetadataCost cost) override;
   std::vector<core::Expected<CoreMetadata, std::string>> metadata(
       const std::vector<Artifact>& artifacts);
   const MetadataStats& metadata_stats() const { return stats_; }
 
   // Fills sha256 and size where the source left them out: local files are read, remote files
   // without a hash are downloaded, sizes of hashed remote files come from the cache or HEAD.
-  std::vector<core::Expected<Artifact, std::string>> complete(std::vector<Artifact> artifacts);
+  std::vector<core::Expected<Artifact, std::string>> complete(
+      std::vector<Artifact> artifacts) override;
 
  private:
+  using MetadataSlots = std::vector<std::optional<core::Expected<CoreMetadata, std::string>>>;
+  struct MetadataPlan;  // defined in client.cpp
+
   void load_find_links(const std::vector<Source>& wanted);
   core::Expected<std::vector<Artifact>, std::string> from_find_links(const Source& source,
                                                                      const std::string& name);
+  MetadataPlan plan_metadata(const std::vector<Artifact>& artifacts, MetadataCost cost,
+                             MetadataSlots& out);
+  void plan_whole(const Artifact& artifact, std::size_t i, MetadataCost cost, MetadataPlan& plan);
+  void read_by_ranges(const std::vector<Artifact>& artifacts, MetadataCost cost, MetadataPlan& plan,
+                      MetadataSlots& out);
+  void read_streamed(const std::vector<Artifact>& artifacts, const MetadataPlan& plan,
+                     MetadataSlots& out);
+  void read_whole(const std::vector<Artifact>& artifacts, const MetadataPlan& plan,
+                  MetadataSlots& out);
 
   IndexSettings settings_;
   std::vector<Source> sources_;

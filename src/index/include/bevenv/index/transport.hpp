@@ -157,6 +157,7 @@ class Transport {
   struct Job;  // one transfer; defined in transport.cpp
 
  private:
+  struct Batch;  // one run()'s state; defined in transport.cpp
   void run(std::vector<Job*>& jobs, std::string_view what);
   void prepare(Job& job);
 

@@ -1,0 +1,350 @@
+// The lock's index search (index_search.hpp): breadth first over the packages the request and
+// its records need, reading listings and metadata through index::PackageSource.
+#include "index_search.hpp"
+
+#include <algorithm>
+#include <optional>
+#include <utility>
+
+#include "bevenv/core/error.hpp"
+
+namespace bevenv::app {
+namespace {
+
+using Release = std::pair<core::Version, const index::Artifact*>;
+
+bool is_curated(const LockInputs& inputs, const std::string& name) {
+  return inputs.matrix.find_package(name) != nullptr;
+}
+
+// Releases of a listing, newest first, each with the artifact that fits the target.
+std::vector<Release> releases_of(const index::Listing& listing, const index::TagRanking& ranking,
+                                 const core::Version& python) {
+  std::map<core::Version, std::vector<const index::Artifact*>> by_version;
+  for (const auto& a : listing.artifacts) by_version[a.version].push_back(&a);
+  std::vector<Release> out;
+  for (auto it = by_version.rbegin(); it != by_version.rend(); ++it) {
+    if (const auto* best = best_artifact(it->second, ranking, python))
+      out.emplace_back(it->first, best);
+  }
+  return out;
+}
+
+// Adds `specifier` unless an equal one (by canonical text) is there already; true when added.
+bool add_unique(std::vector<core::SpecifierSet>& specifiers, std::set<std::string>& texts,
+                const core::SpecifierSet& specifier) {
+  if (!texts.insert(specifier.to_string()).second) return false;
+  specifiers.push_back(specifier);
+  return true;
+}
+
+// The releases one specifier allows: pre-releases where the request allows them, or where the
+// specifier allows no final release.
+std::set<std::size_t> matching(const std::vector<Release>& releases,
+                               const core::SpecifierSet& specifier, bool prereleases) {
+  std::set<std::size_t> out;
+  const std::optional<bool> pre = prereleases ? std::optional<bool>(true) : std::nullopt;
+  for (std::size_t i = 0; i < releases.size(); ++i) {
+    if (specifier.contains(releases[i].first, pre)) out.insert(i);
+  }
+  if (out.empty() && !prereleases) {
+    for (std::size_t i = 0; i < releases.size(); ++i) {
+      if (specifier.contains(releases[i].first, true)) out.insert(i);
+    }
+  }
+  return out;
+}
+
+// The releases the solver may need to see: every one the specifiers allow, so the lock never
+// depends on how many versions were read. A root requirement holds whichever dependents are
+// chosen, so for a root package every release all its root specifiers allow is a candidate;
+// another package's candidates are what any dependent allows.
+std::set<std::size_t> candidates(const std::vector<Release>& releases,
+                                 const std::vector<core::SpecifierSet>& roots,
+                                 const std::vector<core::SpecifierSet>& from_dependents,
+                                 bool prereleases) {
+  std::set<std::size_t> out;
+  if (!roots.empty()) {
+    for (std::size_t i = 0; i < releases.size(); ++i) out.insert(i);
+    for (const auto& root : roots) {
+      const auto keep = matching(releases, root, prereleases);
+      std::erase_if(out, [&](std::size_t i) { return keep.count(i) == 0; });
+    }
+  } else if (from_dependents.empty()) {
+    for (std::size_t i = 0; i < releases.size(); ++i) out.insert(i);
+  } else {
+    for (const auto& specifier : from_dependents)
+      out.merge(matching(releases, specifier, prereleases));
+  }
+  return out;
+}
+
+// Requires-Dist entries that apply on the target, with the extras asked of the package.
+std::vector<core::Requirement> applicable_requirements(const index::CoreMetadata& metadata,
+                                                       const std::set<std::string>& extras,
+                                                       core::MarkerEnvironment& env) {
+  std::vector<core::Requirement> out;
+  for (const auto& requirement : metadata.requires_dist) {
+    bool applies = false;
+    env.values["extra"] = "";
+    if (auto r = requirement.marker.evaluate(env); r && *r) applies = true;
+    for (const auto& extra : extras) {
+      if (applies) break;
+      env.values["extra"] = extra;
+      if (auto r = requirement.marker.evaluate(env); r && *r) applies = true;
+    }
+    if (applies) out.push_back(requirement);
+  }
+  return out;
+}
+
+// A read with MetadataCost::any, which the PackageSource contract says always has a value.
+core::Expected<index::CoreMetadata, std::string> taken(
+    std::optional<core::Expected<index::CoreMetadata, std::string>>& slot) {
+  if (slot) return std::move(*slot);
+  return core::unexpected(std::string("the source read no metadata"));
+}
+
+// The generated-layer record of an uncurated release, as its metadata describes it.
+matrix::PackageVersion release_record(const std::string& name, const core::Version& version,
+                                      const index::Artifact& artifact,
+                                      const index::CoreMetadata& metadata,
+                                      const index::Source& source,
+                                      std::vector<core::Requirement> requirements) {
+  matrix::PackageVersion build;
+  build.name = name;
+  build.version = version;
+  build.requirements = std::move(requirements);
+  build.python = metadata.requires_python;
+  if (source.kind == index::SourceKind::index)
+    build.index_url = source.location;
+  else
+    build.find_links = source.location;
+  build.artifact_url = artifact.url;
+  build.sha256 = artifact.sha256;
+  build.build = artifact.kind == index::ArtifactKind::wheel ? matrix::BuildKind::wheel
+                                                            : matrix::BuildKind::sdist;
+  build.deps_complete = true;
+  build.sources = {"metadata of `" + artifact.filename + "`"};
+  return build;
+}
+
+solver::PackageRecord solver_record(const matrix::PackageVersion& build,
+                                    const index::Source& source) {
+  solver::PackageRecord record;
+  record.name = build.name;
+  record.version = build.version;
+  record.source = source.location;
+  const std::string self = build.name + " " + build.version.to_string();
+  for (const auto& r : build.requirements) {
+    record.requirements.push_back({r.normalized_name(), r.specifier, self});
+  }
+  return record;
+}
+
+}  // namespace
+
+IndexSearch::IndexSearch(IndexSession& session, const LockInputs& inputs, Translation& translation)
+    : session_(session),
+      source_(*session.source),
+      inputs_(inputs),
+      translation_(translation),
+      env_(inputs.target.marker_environment()),
+      ranking_(ranking_for(inputs)) {}
+
+void IndexSearch::ask(const std::string& name, const core::SpecifierSet& specifier,
+                      const std::vector<std::string>& extras, bool root) {
+  if (is_virtual(name)) return;
+  const bool fresh = wanted_.count(name) == 0;
+  Wanted& w = wanted_[name];
+  bool changed = root ? add_unique(w.root_specifiers, w.root_texts, specifier)
+                      : add_unique(w.specifiers, w.texts, specifier);
+  for (const auto& extra : extras) changed = w.extras.insert(extra).second || changed;
+  if (changed || fresh) frontier_.insert(name);
+}
+
+void IndexSearch::ask_for_roots() {
+  for (const auto& d : translation_.request.requirements) ask(d.name, d.specifier, {}, true);
+  if (inputs_.profile != nullptr) {
+    for (const auto& r : inputs_.profile->requirements)
+      ask(r.normalized_name(), r.specifier, r.extras, true);
+  }
+  for (const auto& u : inputs_.requirements) {
+    ask(u.requirement.normalized_name(), u.requirement.specifier, u.requirement.extras, true);
+  }
+}
+
+void IndexSearch::run() {
+  ask_for_roots();
+  while (!frontier_.empty()) run_round();
+}
+
+void IndexSearch::run_round() {
+  const std::vector<std::string> uncurated = visit(std::exchange(frontier_, {}));
+  list_missing(session_, uncurated);
+  const std::vector<Completion> completions = plan_completions();
+  std::vector<std::string> reexpand;  // read already, asked for more extras
+  std::vector<PendingRead> pending = plan_reads(uncurated, reexpand);
+
+  std::vector<index::Artifact> completing, reading;
+  for (const auto& c : completions) completing.push_back(c.artifact);
+  for (const auto& p : pending) reading.push_back(p.artifact);
+  auto completed = source_.metadata(completing, index::MetadataCost::cheap_only);
+  auto read = source_.metadata(reading, index::MetadataCost::any);
+  complete_curated(completions, completed);
+  keep_reads(pending, read);
+
+  // Uncurated packages: their metadata says what they need, with the extras asked of them.
+  for (const auto& name : reexpand) {
+    for (const auto& [version, release] : read_.at(name)) expand(name, release);
+  }
+  for (const auto& p : pending) {
+    const auto& have = read_[p.name];
+    if (const auto it = have.find(p.version); it != have.end()) expand(p.name, it->second);
+  }
+}
+
+// Curated packages: their matrix records say what they need; records whose list is not complete
+// are completed from their metadata this round. Returns the uncurated packages of the round.
+std::vector<std::string> IndexSearch::visit(const std::set<std::string>& round) {
+  std::vector<std::string> uncurated;
+  for (const auto& name : round) {
+    if (!is_curated(inputs_, name)) {
+      uncurated.push_back(name);
+      continue;
+    }
+    if (!visited_curated_.insert(name).second) continue;
+    for (const auto id : translation_.database.find(name)) {
+      for (const auto& d : translation_.database.record(id).requirements)
+        ask(d.name, d.specifier, {}, false);
+      const auto it = translation_.records.find(id);
+      if (it != translation_.records.end() && !it->second->deps_complete &&
+          it->second->build != matrix::BuildKind::source) {
+        to_complete_.push_back({name, id, it->second});
+      }
+    }
+  }
+  return uncurated;
+}
+
+// The wheel of each record's version that fits the target. A source that cannot be read leaves
+// the record as the matrix has it; attach_artifacts() reports the source if the package is
+// chosen. Where the wheel's metadata would cost a whole download (a server that ignores ranges,
+// in front of multi-gigabyte torch wheels), the read is `cheap_only` and the list stands.
+std::vector<IndexSearch::Completion> IndexSearch::plan_completions() {
+  std::vector<std::string> names;
+  for (const auto& t : to_complete_) names.push_back(t.name);
+  list_readable(session_, names);
+  std::vector<Completion> out;
+  for (const auto& t : std::exchange(to_complete_, {})) {
+    const auto listed = session_.listings.find(t.name);
+    if (listed == session_.listings.end() || !listed->second.source) continue;
+    const auto version = core::Version::parse(t.build->install_version());
+    if (!version) continue;
+    std::vector<const index::Artifact*> files;
+    for (const auto& a : listed->second.artifacts) {
+      if (a.version == *version) files.push_back(&a);
+    }
+    const index::Artifact* best = best_artifact(files, ranking_, inputs_.target.python);
+    if (best == nullptr || best->kind != index::ArtifactKind::wheel) continue;
+    out.push_back({t.name, t.record, *best});
+  }
+  return out;
+}
+
+// The candidates of each uncurated package not read yet; `reexpand` gets the packages read
+// before that were asked for more extras since.
+std::vector<IndexSearch::PendingRead> IndexSearch::plan_reads(
+    const std::vector<std::string>& uncurated, std::vector<std::string>& reexpand) {
+  std::vector<PendingRead> out;
+  for (const auto& name : uncurated) {
+    const index::Listing& listing = listing_with_source(session_, name);
+    auto [it, inserted] = releases_.try_emplace(name);
+    if (inserted) it->second = releases_of(listing, ranking_, inputs_.target.python);
+    Wanted& w = wanted_.at(name);
+    w.prereleases = w.prereleases || translation_.request.allow_prereleases ||
+                    translation_.request.allow_prereleases_for.count(name) > 0;
+    const auto& have = read_[name];
+    if (!have.empty() && w.extras.size() != w.extras_expanded) reexpand.push_back(name);
+    w.extras_expanded = w.extras.size();
+    for (const std::size_t i :
+         candidates(it->second, w.root_specifiers, w.specifiers, w.prereleases)) {
+      const auto& [version, artifact] = it->second[i];
+      if (have.count(version) == 0) out.push_back({name, version, *artifact});
+    }
+  }
+  return out;
+}
+
+// The matrix wins where it speaks: a record gains only requirements on names it does not
+// mention.
+void IndexSearch::complete_curated(const std::vector<Completion>& completions,
+                                   MetadataReads& reads) {
+  for (std::size_t i = 0; i < completions.size(); ++i) {
+    const Completion& c = completions[i];
+    if (!reads[i]) continue;  // not cheap: the matrix's list stands
+    const auto& read = *reads[i];
+    if (!read) {
+      fail_reading("cannot read the metadata of `" + c.artifact.filename + "`: ", read.error(),
+                   kSourcesHint);
+    }
+    std::set<std::string> spoken;
+    for (const auto& d : translation_.database.record(c.record).requirements) spoken.insert(d.name);
+    for (const auto& r : applicable(*read, c.name)) {
+      const std::string dep = r.normalized_name();
+      if (spoken.count(dep) > 0 || is_virtual(dep)) continue;
+      gained_[c.record].push_back({dep, r.specifier, "metadata of `" + c.artifact.filename + "`"});
+      ask(dep, r.specifier, r.extras, false);
+    }
+  }
+}
+
+void IndexSearch::keep_reads(std::vector<PendingRead>& pending, MetadataReads& reads) {
+  for (std::size_t i = 0; i < pending.size(); ++i) {
+    PendingRead& p = pending[i];
+    auto read = taken(reads[i]);
+    const std::string release = p.name + " " + p.version.to_string();
+    // An archive that is no sdist (no PKG-INFO, as some 2012 uploads) cannot say what it
+    // needs: that one release is no candidate, and the lock says so.
+    if (!read && p.artifact.kind == index::ArtifactKind::sdist &&
+        read.error().find("has no `PKG-INFO`") != std::string::npos) {
+      skipped_.push_back("`" + release + "`: `" + p.artifact.filename + "` has no PKG-INFO");
+      continue;
+    }
+    if (!read) {
+      fail_reading("cannot read the metadata of `" + release + "`: ", read.error(), kSourcesHint);
+    }
+    read_[p.name].emplace(p.version, Read{std::move(p.artifact), std::move(read).value(),
+                                          *session_.listings.at(p.name).source});
+  }
+}
+
+void IndexSearch::expand(const std::string& name, const Read& read) {
+  for (const auto& r : applicable(read.metadata, name))
+    ask(r.normalized_name(), r.specifier, r.extras, false);
+}
+
+std::vector<core::Requirement> IndexSearch::applicable(const index::CoreMetadata& metadata,
+                                                       const std::string& name) {
+  return applicable_requirements(metadata, wanted_.at(name).extras, env_);
+}
+
+void IndexSearch::add_records() {
+  for (auto& [record, requirements] : gained_) {
+    translation_.database.add_requirements(record, std::move(requirements));
+  }
+  for (const auto& [name, versions] : read_) {
+    for (const auto& [version, read] : versions) add_record(name, version, read);
+  }
+  session_.skipped.insert(session_.skipped.end(), skipped_.begin(), skipped_.end());
+}
+
+void IndexSearch::add_record(const std::string& name, const core::Version& version,
+                             const Read& read) {
+  session_.fetched.push_back(release_record(name, version, read.artifact, read.metadata,
+                                            read.source, applicable(read.metadata, name)));
+  const matrix::PackageVersion& stored = session_.fetched.back();
+  translation_.records[translation_.database.add(solver_record(stored, read.source))] = &stored;
+}
+
+}  // namespace bevenv::app

@@ -1,0 +1,297 @@
+// The lock's index search (src/app/src/index_search.cpp) against an in-memory package source:
+// which releases it reads, which requirements it follows on the target, where curated packages
+// come from, what incomplete curated records gain, and how unreadable data ends up.
+#include <algorithm>
+#include <catch2/catch.hpp>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "bevenv/core/error.hpp"
+#include "index_search.hpp"
+#include "lock_index.hpp"
+#include "lock_translate.hpp"
+#include "memory_source.hpp"
+
+using namespace bevenv;
+using testing::MemorySource;
+
+namespace {
+
+const index::Source kIndex{index::SourceKind::index, "https://pypi.example/simple"};
+const index::Source kTorchPage{index::SourceKind::find_links, "https://torch.example/cu118.html"};
+
+core::Version version(const std::string& text) { return core::Version::parse(text).value(); }
+
+// A pure-Python wheel's file name (the name's `-` become `_`, as in real wheel names).
+std::string wheel(std::string name, const std::string& v) {
+  std::replace(name.begin(), name.end(), '-', '_');
+  return name + "-" + v + "-py3-none-any.whl";
+}
+
+// The message of the core::Error `f` throws; empty when it throws none.
+template <class F>
+std::string error_of(F&& f) {
+  try {
+    f();
+  } catch (const core::Error& e) {
+    return e.what();
+  }
+  return {};
+}
+
+// One lock's index stage: a target (CPython 3.10 on linux_x86_64), a matrix, requirements, and
+// the in-memory source the search reads.
+struct Lock {
+  app::LockInputs inputs;
+  MemorySource source{{kIndex}};
+  app::IndexSession session;
+  app::Translation translation;
+
+  Lock() {
+    inputs.target.python = version("3.10.12");
+    inputs.target.python_minor = "3.10";
+    inputs.target.glibc = version("2.31");
+  }
+
+  void require(const std::string& text) {
+    inputs.requirements.push_back({core::Requirement::parse(text).value(), "--require"});
+  }
+
+  // Publishes a wheel of `name` `v` on `where` whose METADATA requires `requires_dist`.
+  void publish(const std::string& name, const std::string& v,
+               const std::vector<std::string>& requires_dist = {},
+               const index::Source& where = kIndex) {
+    source.publish(where, wheel(name, v), MemorySource::metadata_text(name, v, requires_dist));
+  }
+
+  // A curated record of `name` `v` served by `page`, requiring `requirements`.
+  void curate(const std::string& name, const std::string& v,
+              const std::vector<std::string>& requirements, bool deps_complete) {
+    matrix::PackageVersion build;
+    build.name = name;
+    build.version = version(v);
+    build.find_links = kTorchPage.location;
+    build.deps_complete = deps_complete;
+    for (const auto& r : requirements)
+      build.requirements.push_back(core::Requirement::parse(r).value());
+    inputs.matrix.packages[name].name = name;
+    inputs.matrix.packages[name].versions.push_back(build);
+  }
+
+  void search() {
+    translation = app::translate(inputs);
+    session.source = &source;
+    session.pinned = app::pinned_sources(inputs);
+    app::add_index_records(session, inputs, translation);
+  }
+
+  std::set<std::string> versions(const std::string& name) const {
+    std::set<std::string> out;
+    for (const auto id : translation.database.find(name))
+      out.insert(translation.database.record(id).version.to_string());
+    return out;
+  }
+
+  // The requirements of the record `name` `v` as `NAME SPECIFIER` texts.
+  std::set<std::string> requirements(const std::string& name, const std::string& v) const {
+    std::set<std::string> out;
+    for (const auto id : translation.database.find(name)) {
+      const auto& record = translation.database.record(id);
+      if (record.version != version(v)) continue;
+      for (const auto& d : record.requirements) {
+        if (!app::is_virtual(d.name)) out.insert(d.name + " " + d.specifier.to_string());
+      }
+    }
+    return out;
+  }
+
+  // How often the metadata of `filename` was read, from any source.
+  std::size_t reads_of(const std::string& filename) const {
+    const auto& r = source.metadata_read();
+    return static_cast<std::size_t>(std::count_if(
+        r.begin(), r.end(), [&](const std::string& url) { return url.ends_with("/" + filename); }));
+  }
+  bool read(const std::string& filename) const { return reads_of(filename) > 0; }
+};
+
+using Set = std::set<std::string>;
+
+}  // namespace
+
+TEST_CASE("the search reads the transitive closure of uncurated packages, and nothing else",
+          "[index-search]") {
+  Lock lock;
+  lock.require("app-core==1.0");
+  lock.publish("app-core", "1.0", {"helper>=1"});
+  lock.publish("app-core", "2.0", {"unrelated"});
+  lock.publish("helper", "1.0", {"leaf"});
+  lock.publish("helper", "2.0", {"leaf<2"});
+  lock.publish("leaf", "1.5");
+  lock.publish("unrelated", "1.0");
+  lock.search();
+
+  CHECK(lock.versions("app-core") == Set{"1.0"});
+  CHECK(lock.versions("helper") == Set{"1.0", "2.0"});
+  CHECK(lock.versions("leaf") == Set{"1.5"});
+  CHECK(lock.versions("unrelated").empty());
+  CHECK(lock.requirements("helper", "2.0") == Set{"leaf <2"});
+  // Only the releases a requirement allows are read: app-core 2.0's metadata never is.
+  CHECK_FALSE(lock.read(wheel("app-core", "2.0")));
+  CHECK_FALSE(lock.read(wheel("unrelated", "1.0")));
+  CHECK(lock.source.metadata_read().size() == 4);
+  CHECK(lock.session.skipped.empty());
+}
+
+TEST_CASE("markers are evaluated for the target, with the extras asked of the package",
+          "[index-search]") {
+  Lock lock;
+  lock.require("tool[gpu]");
+  lock.publish("tool", "1.0",
+               {"old-backport; python_version < \"3.8\"", "linux-only; sys_platform == \"linux\"",
+                "windows-only; sys_platform == \"win32\"", "gpu-extra; extra == \"gpu\"",
+                "docs-extra; extra == \"docs\""});
+  for (const char* name : {"old-backport", "linux-only", "windows-only", "gpu-extra", "docs-extra"})
+    lock.publish(name, "1.0");
+  lock.search();
+
+  CHECK(lock.requirements("tool", "1.0") == Set{"linux-only ", "gpu-extra "});
+  CHECK(lock.versions("linux-only") == Set{"1.0"});
+  CHECK(lock.versions("gpu-extra") == Set{"1.0"});
+  for (const char* name : {"old-backport", "windows-only", "docs-extra"}) {
+    INFO(name);
+    CHECK(lock.versions(name).empty());
+    CHECK_FALSE(lock.read(wheel(name, "1.0")));
+  }
+}
+
+TEST_CASE("an extra asked later expands the releases read before, without reading them again",
+          "[index-search]") {
+  Lock lock;
+  lock.require("tool");
+  lock.require("plugin");
+  lock.publish("tool", "1.0", {"gpu-extra; extra == \"gpu\""});
+  lock.publish("plugin", "1.0", {"tool[gpu]"});
+  lock.publish("gpu-extra", "1.0");
+  lock.search();
+
+  CHECK(lock.requirements("tool", "1.0") == Set{"gpu-extra "});
+  CHECK(lock.versions("gpu-extra") == Set{"1.0"});
+  CHECK(lock.reads_of(wheel("tool", "1.0")) == 1);
+}
+
+TEST_CASE("root specifiers intersect; a dependency's candidates are what any dependent allows",
+          "[index-search]") {
+  Lock lock;
+  lock.require("lib>=1");
+  lock.require("lib<3");
+  lock.require("left");
+  lock.require("right");
+  for (const char* v : {"0.5", "1.0", "2.0", "3.0"}) lock.publish("lib", v);
+  lock.publish("left", "1.0", {"shared<2"});
+  lock.publish("right", "1.0", {"shared>=3"});
+  for (const char* v : {"1.0", "2.5", "3.0"}) lock.publish("shared", v);
+  lock.search();
+
+  CHECK(lock.versions("lib") == Set{"1.0", "2.0"});
+  CHECK(lock.versions("shared") == Set{"1.0", "3.0"});
+  CHECK_FALSE(lock.read(wheel("shared", "2.5")));
+}
+
+TEST_CASE(
+    "a curated package comes only from its pinned source, and gains what the matrix "
+    "does not say",
+    "[index-search]") {
+  Lock lock;
+  lock.require("torch");
+  lock.curate("torch", "2.0.0", {"numpy>=1.20"}, /*deps_complete=*/false);
+  // The pinned page's wheel, and a wheel of the same release elsewhere that must not be used.
+  lock.publish("torch", "2.0.0",
+               {"numpy", "filelock", "typing-extensions; python_version < \"3.8\""}, kTorchPage);
+  lock.publish("torch", "2.0.0", {"squatted-package"}, kIndex);
+  lock.publish("numpy", "1.24.0");
+  lock.publish("filelock", "3.0");
+  lock.publish("squatted-package", "1.0");
+  lock.search();
+
+  // The matrix speaks for numpy; filelock is gained, with the metadata as its origin.
+  CHECK(lock.requirements("torch", "2.0.0") == Set{"numpy >=1.20", "filelock "});
+  for (const auto id : lock.translation.database.find("torch")) {
+    for (const auto& d : lock.translation.database.record(id).requirements) {
+      if (d.name == "filelock") CHECK(d.origin == "metadata of `" + wheel("torch", "2.0.0") + "`");
+    }
+  }
+  CHECK(lock.versions("filelock") == Set{"3.0"});
+  CHECK(lock.versions("squatted-package").empty());
+  CHECK(lock.source.metadata_read() ==
+        std::vector<std::string>{kTorchPage.location + "/" + wheel("torch", "2.0.0"),
+                                 kIndex.location + "/" + wheel("filelock", "3.0"),
+                                 kIndex.location + "/" + wheel("numpy", "1.24.0")});
+  CHECK(lock.session.listings.at("torch").source == kTorchPage);
+  // Curated records are the matrix's: no record is read for torch besides its own.
+  CHECK(lock.versions("torch") == Set{"2.0.0"});
+}
+
+TEST_CASE("a curated record whose metadata is not cheap to read keeps the matrix's list",
+          "[index-search]") {
+  Lock lock;
+  lock.require("torch");
+  lock.curate("torch", "2.0.0", {}, /*deps_complete=*/false);
+  lock.source.publish(kTorchPage, wheel("torch", "2.0.0"),
+                      MemorySource::metadata_text("torch", "2.0.0", {"filelock"}),
+                      /*cheap=*/false);
+  lock.publish("filelock", "3.0");
+  lock.search();
+
+  CHECK(lock.requirements("torch", "2.0.0").empty());
+  CHECK(lock.source.metadata_declined() ==
+        std::vector<std::string>{kTorchPage.location + "/" + wheel("torch", "2.0.0")});
+  CHECK(lock.versions("filelock").empty());
+}
+
+TEST_CASE("a complete curated record is not read at all", "[index-search]") {
+  Lock lock;
+  lock.require("torch");
+  lock.curate("torch", "2.0.0", {}, /*deps_complete=*/true);
+  lock.publish("torch", "2.0.0", {"filelock"}, kTorchPage);
+  lock.search();
+
+  CHECK(lock.source.metadata_read().empty());
+  CHECK(lock.source.listed().empty());
+}
+
+TEST_CASE("a release whose archive cannot say what it needs is skipped with its reason",
+          "[index-search]") {
+  Lock lock;
+  lock.require("ancient");
+  lock.source.publish(kIndex, "ancient-1.0.tar.gz", "");
+  lock.source.break_metadata("ancient-1.0.tar.gz", "`ancient-1.0.tar.gz` has no `PKG-INFO`");
+  lock.publish("ancient", "2.0");
+  lock.search();
+
+  CHECK(lock.versions("ancient") == Set{"2.0"});
+  CHECK(lock.session.skipped ==
+        std::vector<std::string>{"`ancient 1.0`: `ancient-1.0.tar.gz` has no PKG-INFO"});
+}
+
+TEST_CASE("a source that cannot be read fails the lock, naming the source", "[index-search]") {
+  using Catch::Contains;
+  Lock lock;
+  lock.require("app-core");
+  SECTION("a listing") {
+    lock.source.break_source(kIndex, "HTTP 503 after 4 attempts");
+    CHECK_THAT(error_of([&] { lock.search(); }), Contains("cannot read package `app-core`") &&
+                                                     Contains(kIndex.location) &&
+                                                     Contains("HTTP 503"));
+  }
+  SECTION("a wheel's metadata") {
+    lock.publish("app-core", "1.0");
+    lock.source.break_metadata(wheel("app-core", "1.0"),
+                               "`" + kIndex.location + "/app_core-1.0.whl.metadata`: HTTP 500");
+    CHECK_THAT(error_of([&] { lock.search(); }),
+               Contains("cannot read the metadata of `app-core 1.0`") && Contains(kIndex.location));
+  }
+  SECTION("a package no source lists") {
+    CHECK_THAT(error_of([&] { lock.search(); }), Contains("no source lists package `app-core`"));
+  }
+}
