@@ -46,12 +46,14 @@ check() {  # check WHAT EXPECTED_EXIT COMMAND...
     "$@" >"$root/out" 2>&1 || got=$?
   if [ "$got" -eq "$want" ]; then echo "ok   $what"; else
     echo "FAIL $what: exit $got, expected $want"
-    sed 's/^/     /' "$root/out" | head -n 20
+    sed 's/^/     /' "$root/out" | head -n 20 || true
     failures=$((failures + 1))
   fi
 }
 
-glibc=$(chroot "$root" /usr/bin/ldd --version | head -n 1)
+# Whole output, then its first line: `| head` could end ldd with SIGPIPE, which pipefail reports.
+glibc=$(chroot "$root" /usr/bin/ldd --version)
+glibc=${glibc%%$'\n'*}
 echo "root: $glibc"
 case $glibc in *" 2.31"*) ;; *) echo "FAIL not glibc 2.31"; exit 1 ;; esac
 size=$(stat -c %s "$root/usr/local/bin/bevenv")
@@ -66,7 +68,7 @@ if cmp -s "$root/work/bevfusion.lock" "$work/host-bevfusion.lock"; then
   echo "ok   the lock is byte-identical to the host bevenv's"
 else
   echo "FAIL the lock differs from the host bevenv's"
-  diff "$work/host-bevfusion.lock" "$root/work/bevfusion.lock" | head -n 20
+  diff "$work/host-bevfusion.lock" "$root/work/bevfusion.lock" | head -n 20 || true
   failures=$((failures + 1))
 fi
 check "why torch" 0 bevenv why torch --lockfile /work/bevfusion.lock
