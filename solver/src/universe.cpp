@@ -90,19 +90,14 @@ std::vector<bool> Universe::reachable_records() const {
   return included;
 }
 
-void Universe::add_records() {
-  const std::vector<bool> included = reachable_records();
-  solv::Repo available = pool_.add_repo("available");
-  solv::Repo system = pool_.add_repo("system");
-  record_of_solvable_.assign(static_cast<std::size_t>(pool_.solvable_count()), no_record);
+// Solvables are allocated a run of same-repo records at a time (one by one, libsolv grows its
+// array by 255 each time); the ids are those one-by-one adding would give. Returns the solvable
+// of each included record.
+std::vector<Id> Universe::allocate_solvables(const std::vector<bool>& included,
+                                             solv::Repo& available, solv::Repo& system) {
   const auto& records = database_.records();
-  solvable_of_record_.assign(records.size(), 0);
-  requirement_deps_.resize(records.size());
-  std::unordered_map<std::string, std::vector<Provider>> versions_by_name;
-  std::unordered_set<std::string> system_names;
-  // Solvables are allocated a run of same-repo records at a time (one by one, libsolv grows
-  // its array by 255 each time); the ids are those one-by-one adding would give.
-  std::vector<Id> next_solvable(records.size(), 0);
+  record_of_solvable_.assign(static_cast<std::size_t>(pool_.solvable_count()), no_record);
+  std::vector<Id> solvable_of(records.size(), 0);
   for (RecordId id = 0; id < records.size();) {
     if (!included[id]) {
       ++id;
@@ -116,19 +111,27 @@ void Universe::add_records() {
     }
     Id solvable = (kind == RecordKind::system ? system : available).add_solvables(run);
     for (; id < end; ++id) {
-      if (included[id]) next_solvable[id] = solvable++;
+      if (included[id]) solvable_of[id] = solvable++;
     }
   }
   record_of_solvable_.resize(static_cast<std::size_t>(pool_.solvable_count()), no_record);
+  return solvable_of;
+}
+
+// Names, versions and provides of the included records. Returns the available versions of each
+// name that has no system record, the candidates for version ladders.
+std::unordered_map<std::string, std::vector<Provider>> Universe::add_names(
+    const std::vector<bool>& included, solv::Repo& available, solv::Repo& system) {
+  const auto& records = database_.records();
+  std::unordered_map<std::string, std::vector<Provider>> versions_by_name;
+  std::unordered_set<std::string> system_names;
   for (RecordId id = 0; id < records.size(); ++id) {
     if (!included[id]) continue;
     const PackageRecord& record = records[id];
     const bool is_system = record.kind == RecordKind::system;
     solv::Repo& repo = is_system ? system : available;
-    const Id name = pool_.intern(record.name);
-    const Id solvable = next_solvable[id];
-    repo.set_solvable(solvable, name, pool_.intern(to_evr(record.version)));
-    solvable_of_record_[id] = solvable;
+    const Id solvable = solvable_of_record_[id];
+    repo.set_solvable(solvable, pool_.intern(record.name), pool_.intern(to_evr(record.version)));
     record_of_solvable_[static_cast<std::size_t>(solvable)] = id;
     providers_[record.name].list.push_back({solvable, &record.version});
     if (is_system) {
@@ -143,29 +146,43 @@ void Universe::add_records() {
       providers_[provide.name].list.push_back({solvable, &version});
     }
   }
-  index_providers();
   // A name with a system record keeps libsolv's own rules: they also decide what may
   // replace what is installed.
   for (const std::string& name : system_names) versions_by_name.erase(name);
-  // Dependencies go in after every record exists so the same key ids are shared.
+  return versions_by_name;
+}
+
+// Requirements and conflicts, after every record exists so the same key ids are shared. System
+// records are facts about the target: what they would need is not solved for.
+void Universe::add_dependencies(const std::vector<bool>& included, solv::Repo& available) {
+  const auto& records = database_.records();
   for (RecordId id = 0; id < records.size(); ++id) {
-    // System records are facts about the target: what they would need is not solved for.
     if (!included[id] || records[id].kind == RecordKind::system) continue;
     const PackageRecord& record = records[id];
-    solv::Repo& repo = available;
     const Id solvable = solvable_of_record_[id];
     requirement_deps_[id].reserve(record.requirements.size());
     for (const Dependency& requirement : record.requirements) {
       const Id dep = dep_of(requirement, true, true);
-      repo.add_requirement(solvable, dep);
+      available.add_requirement(solvable, dep);
       requirement_deps_[id].push_back(dep);
     }
     for (const Dependency& conflict : record.conflicts) {
       const Id dep = dep_of(conflict, false, true);
-      repo.add_conflict(solvable, dep);
+      available.add_conflict(solvable, dep);
       conflict_origin_.emplace(pair_key(solvable, dep), conflict.origin);
     }
   }
+}
+
+void Universe::add_records() {
+  const std::vector<bool> included = reachable_records();
+  solv::Repo available = pool_.add_repo("available");
+  solv::Repo system = pool_.add_repo("system");
+  requirement_deps_.resize(database_.records().size());
+  solvable_of_record_ = allocate_solvables(included, available, system);
+  auto versions_by_name = add_names(included, available, system);
+  index_providers();
+  add_dependencies(included, available);
   // Last, so that a version's own dependencies come first, as without a ladder.
   add_version_ladders(available, versions_by_name);
   available.internalize();

@@ -123,6 +123,11 @@ class Universe {
  private:
   std::vector<bool> reachable_records() const;
   void add_records();
+  std::vector<Id> allocate_solvables(const std::vector<bool>& included, solv::Repo& available,
+                                     solv::Repo& system);
+  std::unordered_map<std::string, std::vector<Provider>> add_names(
+      const std::vector<bool>& included, solv::Repo& available, solv::Repo& system);
+  void add_dependencies(const std::vector<bool>& included, solv::Repo& available);
   bool system_shares_names() const;
   void add_version_ladders(solv::Repo& repo,
                            std::unordered_map<std::string, std::vector<Provider>>& by_name);
