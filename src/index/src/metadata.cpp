@@ -6,27 +6,16 @@
 #include <memory>
 
 #include "bevenv/core/name.hpp"
+#include "bevenv/util/text.hpp"
 #include "sdist_scan.hpp"
 
 namespace bevenv::index {
 namespace {
 
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\r'))
-    s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r'))
-    s.remove_suffix(1);
-  return s;
-}
+std::string_view trim(std::string_view s) { return util::trim(s, " \t\r"); }
 
-bool iequals(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    auto l = [](char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c; };
-    if (l(a[i]) != l(b[i])) return false;
-  }
-  return true;
-}
+// Header names compare without case (RFC 822); `lower` is already lower case.
+bool iequals(std::string_view a, std::string_view lower) { return util::ascii_lower(a) == lower; }
 
 using ArchivePtr = std::unique_ptr<archive, decltype(&archive_read_free)>;
 
@@ -41,24 +30,7 @@ core::Expected<std::string, std::string> read_metadata(archive* reader, std::str
     const bool wanted = slash != std::string_view::npos && path.substr(slash) == "/METADATA" &&
                         path.substr(0, slash).ends_with(".dist-info");
     if (!wanted) continue;
-    std::string text;
-    char buffer[16384];
-    la_ssize_t n = 0;
-    while ((n = archive_read_data(reader, buffer, sizeof buffer)) > 0) {
-      // A zip entry says nothing trustworthy about its size: count what it inflates to.
-      if (text.size() + static_cast<std::size_t>(n) > limit) {
-        return core::unexpected("`" + std::string(path) + "` in " + std::string(what) +
-                                " is larger than the " + std::to_string(limit >> 20) +
-                                " MiB limit for metadata\nhint: `BEVENV_MAX_METADATA_MB` "
-                                "raises the limit");
-      }
-      text.append(buffer, static_cast<std::size_t>(n));
-    }
-    if (n < 0) {
-      return core::unexpected("cannot read `" + std::string(path) + "` in " + std::string(what) +
-                              ": " + archive_error_string(reader));
-    }
-    return text;
+    return read_archive_entry(reader, path, what, limit);
   }
   const char* error = archive_error_string(reader);
   return core::unexpected(std::string(what) + " has no `*.dist-info/METADATA`" +
@@ -97,25 +69,25 @@ core::Expected<CoreMetadata, std::string> parse_core_metadata(std::string_view t
                         std::string(trim(line.substr(colon + 1))));
   }
   for (const auto& [key, value] : fields) {
-    if (iequals(key, "Name")) {
+    if (iequals(key, "name")) {
       out.name = value;
       have_name = true;
-    } else if (iequals(key, "Version")) {
+    } else if (iequals(key, "version")) {
       auto version = core::Version::parse(value);
       if (!version) return core::unexpected("`Version: " + value + "` is not a PEP 440 version");
       out.version = std::move(version).value();
       have_version = true;
-    } else if (iequals(key, "Requires-Python")) {
+    } else if (iequals(key, "requires-python")) {
       auto spec = core::SpecifierSet::parse(value);
       if (spec) out.requires_python = std::move(spec).value();
-    } else if (iequals(key, "Requires-Dist")) {
+    } else if (iequals(key, "requires-dist")) {
       auto requirement = core::Requirement::parse(value);
       if (!requirement) {
         return core::unexpected("`Requires-Dist: " + value +
                                 "` is not PEP 508: " + requirement.error().to_string());
       }
       out.requires_dist.push_back(std::move(requirement).value());
-    } else if (iequals(key, "Provides-Extra")) {
+    } else if (iequals(key, "provides-extra")) {
       out.provides_extra.push_back(core::normalize_name(value));
     }
   }

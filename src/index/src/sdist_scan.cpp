@@ -11,12 +11,7 @@
 namespace bevenv::index {
 namespace {
 
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r'))
-    s.remove_suffix(1);
-  return s;
-}
+std::string_view trim(std::string_view s) { return util::trim(s, " \t\r"); }
 
 // The header block of an RFC 822 text: up to the first empty line.
 std::string_view header_block(std::string_view text) {
@@ -45,28 +40,6 @@ bool is_pkg_info(std::string_view path) {
 
 bool is_requires_txt(std::string_view path) { return path.ends_with(".egg-info/requires.txt"); }
 
-core::Expected<std::string, std::string> read_entry(archive* reader, std::string_view path,
-                                                    std::string_view what, std::uint64_t limit) {
-  std::string text;
-  char buffer[16384];
-  la_ssize_t n = 0;
-  while ((n = archive_read_data(reader, buffer, sizeof buffer)) > 0) {
-    // An archive entry's own size is not to be trusted: count what it inflates to.
-    if (text.size() + static_cast<std::size_t>(n) > limit) {
-      return core::unexpected("`" + std::string(path) + "` in " + std::string(what) +
-                              " is larger than the " + std::to_string(limit >> 20) +
-                              " MiB limit for metadata\nhint: `BEVENV_MAX_METADATA_MB` raises "
-                              "the limit");
-    }
-    text.append(buffer, static_cast<std::size_t>(n));
-  }
-  if (n < 0) {
-    return core::unexpected("cannot read `" + std::string(path) + "` in " + std::string(what) +
-                            ": " + archive_error_string(reader));
-  }
-  return text;
-}
-
 std::string requirement_line(std::string_view requirement, std::string_view extra,
                              std::string_view marker) {
   std::string markers;
@@ -86,6 +59,29 @@ std::string requirement_line(std::string_view requirement, std::string_view extr
 }
 
 }  // namespace
+
+core::Expected<std::string, std::string> read_archive_entry(archive* reader, std::string_view path,
+                                                            std::string_view what,
+                                                            std::uint64_t limit) {
+  std::string text;
+  char buffer[16384];
+  la_ssize_t n = 0;
+  while ((n = archive_read_data(reader, buffer, sizeof buffer)) > 0) {
+    // An archive entry's own size is not to be trusted: count what it inflates to.
+    if (text.size() + static_cast<std::size_t>(n) > limit) {
+      return core::unexpected("`" + std::string(path) + "` in " + std::string(what) +
+                              " is larger than the " + std::to_string(limit >> 20) +
+                              " MiB limit for metadata\nhint: `BEVENV_MAX_METADATA_MB` raises "
+                              "the limit");
+    }
+    text.append(buffer, static_cast<std::size_t>(n));
+  }
+  if (n < 0) {
+    return core::unexpected("cannot read `" + std::string(path) + "` in " + std::string(what) +
+                            ": " + archive_error_string(reader));
+  }
+  return text;
+}
 
 std::string requires_dist_lines(std::string_view requires_txt) {
   std::string out;
@@ -132,7 +128,7 @@ core::Expected<std::string, std::string> scan_sdist(archive* reader, std::string
     const bool wanted =
         (!pkg_info && is_pkg_info(path)) || (!requires_txt && is_requires_txt(path));
     if (!wanted) continue;
-    auto text = read_entry(reader, path, what, limit);
+    auto text = read_archive_entry(reader, path, what, limit);
     if (!text) return text;
     (is_pkg_info(path) ? pkg_info : requires_txt) = std::move(text).value();
     if (pkg_info && (requires_txt || has_field(*pkg_info, "Requires-Dist"))) break;

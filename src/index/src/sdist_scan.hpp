@@ -18,6 +18,12 @@ namespace bevenv::index {
 core::Expected<std::string, std::string> scan_sdist(archive* reader, std::string_view what,
                                                     std::uint64_t limit = kMaxMetadataSize);
 
+// The archive entry `reader` stands at, whole; an entry that inflates past `limit` bytes is an
+// error naming `path` in `what` (its stated size is not to be trusted).
+core::Expected<std::string, std::string> read_archive_entry(archive* reader, std::string_view path,
+                                                            std::string_view what,
+                                                            std::uint64_t limit);
+
 // requires.txt (`[extra]`, `[extra:marker]`, `[:marker]` sections) as Requires-Dist lines, each
 // ending in a newline.
 std::string requires_dist_lines(std::string_view requires_txt);
