@@ -72,6 +72,22 @@ struct Transport::Job : ResponseHeaders {
   }
 };
 
+template <class Reply, class Finish>
+void Transport::run_jobs(const std::vector<std::unique_ptr<Job>>& jobs,
+                         std::vector<core::Expected<Reply, std::string>>& out,
+                         std::string_view what, Finish finish) {
+  run_made(jobs, what);
+  for (std::size_t i = 0; i < jobs.size(); ++i) {
+    Job* job = jobs[i].get();
+    if (job == nullptr) continue;
+    if (!job->error.empty()) {
+      out[i] = core::unexpected("`" + job->url + "`: " + job->error);
+      continue;
+    }
+    out[i] = finish(*job);
+  }
+}
+
 // A finished download: hashed, and renamed into the cache while its lock is held when the hash
 // matches (or none was published). An error text for a file that could not be stored; a
 // mismatch leaves `stored` empty for the caller to report.

@@ -50,7 +50,6 @@ std::vector<core::Expected<Page, std::string>> Transport::get(
   std::vector<core::Expected<Page, std::string>> out(requests.size(),
                                                      core::unexpected(std::string()));
   std::vector<std::unique_ptr<Job>> jobs(requests.size());
-  std::vector<Job*> to_run;
   const std::int64_t now = cache::now_seconds();
   for (std::size_t i = 0; i < requests.size(); ++i) {
     auto cached = cache::read_page(settings_.cache_dir, requests[i].url);
@@ -71,38 +70,37 @@ std::vector<core::Expected<Page, std::string>> Transport::get(
     job->metadata_file = requests[i].metadata_file;
     job->max_body = job->metadata_file ? settings_.max_metadata_size : settings_.max_page_size;
     job->cached = std::move(cached);
-    to_run.push_back(job.get());
     jobs[i] = std::move(job);
   }
-  run(to_run, what);
-  for (std::size_t i = 0; i < requests.size(); ++i) {
-    Job* job = jobs[i].get();
-    if (job == nullptr) continue;
-    if (!job->error.empty()) {
-      out[i] = core::unexpected("`" + job->url + "`: " + job->error);
-      continue;
-    }
-    if (job->status == 304 && job->cached) {
-      Page page = std::move(job->cached->page);
+  run_jobs(jobs, out, what, [&](Job& job) -> Page {
+    if (job.status == 304 && job.cached) {
+      Page page = std::move(job.cached->page);
       // The server confirmed the copy: keep its new validators and restart its freshness.
-      if (!job->etag.empty()) page.etag = job->etag;
-      if (!job->last_modified.empty()) page.last_modified = job->last_modified;
-      page.max_age = job->max_age;
+      if (!job.etag.empty()) page.etag = job.etag;
+      if (!job.last_modified.empty()) page.last_modified = job.last_modified;
+      page.max_age = job.max_age;
       page.from_cache = true;
       cache::write_page(settings_.cache_dir, page, cache::now_seconds());
-      out[i] = std::move(page);
-      continue;
+      return page;
     }
     Page page;
-    page.url = job->url;
-    page.body = std::move(job->body);
-    page.content_type = job->content_type;
-    page.etag = job->etag;
-    page.last_modified = job->last_modified;
-    page.max_age = job->max_age;
-    out[i] = std::move(page);
-  }
+    page.url = job.url;
+    page.body = std::move(job.body);
+    page.content_type = job.content_type;
+    page.etag = job.etag;
+    page.last_modified = job.last_modified;
+    page.max_age = job.max_age;
+    return page;
+  });
   return out;
+}
+
+void Transport::run_made(const std::vector<std::unique_ptr<Job>>& jobs, std::string_view what) {
+  std::vector<Job*> to_run;
+  for (const auto& job : jobs) {
+    if (job) to_run.push_back(job.get());
+  }
+  run(to_run, what);
 }
 
 void Transport::commit(const Page& page) {
@@ -115,7 +113,6 @@ std::vector<core::Expected<DownloadedFile, std::string>> Transport::download(
   std::vector<core::Expected<DownloadedFile, std::string>> out(requests.size(),
                                                                core::unexpected(std::string()));
   std::vector<std::unique_ptr<Job>> jobs(requests.size());
-  std::vector<Job*> to_run;
   for (std::size_t i = 0; i < requests.size(); ++i) {
     const FileRequest& request = requests[i];
     std::error_code ec;
@@ -138,43 +135,32 @@ std::vector<core::Expected<DownloadedFile, std::string>> Transport::download(
     job->url = request.url;
     job->filename = request.filename;
     job->expected_sha256 = request.sha256;
-    to_run.push_back(job.get());
     jobs[i] = std::move(job);
   }
-  run(to_run, what);
-  for (std::size_t i = 0; i < requests.size(); ++i) {
-    Job* job = jobs[i].get();
-    if (job == nullptr) continue;
-    if (!job->error.empty()) {
-      out[i] = core::unexpected("`" + job->url + "`: " + job->error);
-      continue;
+  run_jobs(jobs, out, what, [&](Job& job) -> core::Expected<DownloadedFile, std::string> {
+    if (job.stored.empty()) {
+      return core::unexpected("sha256 mismatch for `" + job.url + "`: expected " +
+                              job.expected_sha256 + ", got " + job.actual_sha256);
     }
-    if (job->stored.empty()) {
-      out[i] = core::unexpected("sha256 mismatch for `" + job->url + "`: expected " +
-                                job->expected_sha256 + ", got " + job->actual_sha256);
-      continue;
-    }
-    DownloadedFile file{job->stored, job->actual_sha256, job->received};
-    if (job->expected_sha256.empty()) cache::remember_file_url(settings_.cache_dir, job->url, file);
-    out[i] = std::move(file);
-  }
+    DownloadedFile file{job.stored, job.actual_sha256, job.received};
+    if (job.expected_sha256.empty()) cache::remember_file_url(settings_.cache_dir, job.url, file);
+    return file;
+  });
   return out;
 }
 
 std::vector<std::optional<std::uint64_t>> Transport::sizes(const std::vector<std::string>& urls) {
   std::vector<std::optional<std::uint64_t>> out(urls.size());
   std::vector<std::unique_ptr<Job>> jobs(urls.size());
-  std::vector<Job*> to_run;
   for (std::size_t i = 0; i < urls.size(); ++i) {
     out[i] = cache::read_size(settings_.cache_dir, urls[i]);
     if (out[i] || settings_.offline) continue;
     auto job = std::make_unique<Job>();
     job->kind = JobKind::head;
     job->url = urls[i];
-    to_run.push_back(job.get());
     jobs[i] = std::move(job);
   }
-  run(to_run, "sizes");
+  run_made(jobs, "sizes");
   for (std::size_t i = 0; i < urls.size(); ++i) {
     Job* job = jobs[i].get();
     if (job == nullptr || !job->error.empty() || !job->content_length) continue;

@@ -70,7 +70,6 @@ std::vector<core::Expected<RangeReply, std::string>> Transport::get_ranges(
   std::vector<core::Expected<RangeReply, std::string>> out(requests.size(),
                                                            core::unexpected(std::string()));
   std::vector<std::unique_ptr<Job>> jobs(requests.size());
-  std::vector<Job*> to_run;
   for (std::size_t i = 0; i < requests.size(); ++i) {
     const RangeRequest& request = requests[i];
     if (settings_.offline || request.length == 0) {
@@ -85,19 +84,9 @@ std::vector<core::Expected<RangeReply, std::string>> Transport::get_ranges(
     job->range = request.suffix ? "-" + std::to_string(request.length)
                                 : std::to_string(request.first) + "-" +
                                       std::to_string(request.first + request.length - 1);
-    to_run.push_back(job.get());
     jobs[i] = std::move(job);
   }
-  run(to_run, what);
-  for (std::size_t i = 0; i < requests.size(); ++i) {
-    Job* job = jobs[i].get();
-    if (job == nullptr) continue;
-    if (!job->error.empty()) {
-      out[i] = core::unexpected("`" + job->url + "`: " + job->error);
-      continue;
-    }
-    out[i] = reply_of(*job);
-  }
+  run_jobs(jobs, out, what, [](Job& job) { return reply_of(job); });
   return out;
 }
 
@@ -106,7 +95,6 @@ std::vector<core::Expected<StreamReply, std::string>> Transport::stream(
   std::vector<core::Expected<StreamReply, std::string>> out(requests.size(),
                                                             core::unexpected(std::string()));
   std::vector<std::unique_ptr<Job>> jobs(requests.size());
-  std::vector<Job*> to_run;
   for (std::size_t i = 0; i < requests.size(); ++i) {
     if (settings_.offline) {
       out[i] = core::unexpected("`" + requests[i].url + "`: no stream (offline)");
@@ -116,21 +104,13 @@ std::vector<core::Expected<StreamReply, std::string>> Transport::stream(
     job->kind = JobKind::stream;
     job->url = requests[i].url;
     job->sink = requests[i].sink;
-    to_run.push_back(job.get());
     jobs[i] = std::move(job);
   }
-  run(to_run, what);
-  for (std::size_t i = 0; i < requests.size(); ++i) {
-    Job* job = jobs[i].get();
-    if (job == nullptr) continue;
-    if (!job->error.empty()) {
-      out[i] = core::unexpected("`" + job->url + "`: " + job->error);
-    } else if (job->status != 200) {
-      out[i] = core::unexpected("`" + job->url + "`: HTTP " + std::to_string(job->status));
-    } else {
-      out[i] = StreamReply{job->stopped, job->received};
-    }
-  }
+  run_jobs(jobs, out, what, [](Job& job) -> core::Expected<StreamReply, std::string> {
+    if (job.status != 200)
+      return core::unexpected("`" + job.url + "`: HTTP " + std::to_string(job.status));
+    return StreamReply{job.stopped, job.received};
+  });
   return out;
 }
 

@@ -159,6 +159,14 @@ class Transport {
  private:
   struct Batch;  // one run()'s state; defined in transport.cpp
   void run(std::vector<Job*>& jobs, std::string_view what);
+  // Runs the transfers made (`jobs` is null where an answer needed none) as one batch.
+  void run_made(const std::vector<std::unique_ptr<Job>>& jobs, std::string_view what);
+  // run_made(), then each finished transfer's answer from `finish`, or "`URL`: error" for a
+  // transfer that failed (transport_job.hpp).
+  template <class Reply, class Finish>
+  void run_jobs(const std::vector<std::unique_ptr<Job>>& jobs,
+                std::vector<core::Expected<Reply, std::string>>& out, std::string_view what,
+                Finish finish);
   void prepare(Job& job);
 
   TransportSettings settings_;
