@@ -8,11 +8,9 @@
 #include "lock_index.hpp"
 
 namespace bevenv::app {
-namespace {
 
-// The record a locked package stands for: its install version and its variant (the local part,
-// which labels such as `cu113.torch1.10.0` keep apart when the index publishes one version).
-const matrix::PackageVersion* record_of(const matrix::Matrix& matrix, const lockfiles::Package& p) {
+const matrix::PackageVersion* matrix_record_of(const matrix::Matrix& matrix,
+                                               const lockfiles::Package& p) {
   const matrix::Package* package = matrix.find_package(p.name);
   if (package == nullptr) return nullptr;
   for (const auto& build : package->versions) {
@@ -21,8 +19,6 @@ const matrix::PackageVersion* record_of(const matrix::Matrix& matrix, const lock
   }
   return nullptr;
 }
-
-}  // namespace
 
 index::TagRanking ranking_for_target(const TargetFacts& target) {
   return index::TagRanking(index::TargetTags::from(target.python, target.platform, target.glibc));
@@ -80,7 +76,7 @@ lockfiles::Artifact lock_artifact(const matrix::Artifact& from) {
 void attach_matrix_artifacts(const LockInputs& inputs, lockfiles::Lockfile& lock) {
   const index::TagRanking ranking = ranking_for_target(inputs.target);
   for (auto& package : lock.packages) {
-    const matrix::PackageVersion* record = record_of(inputs.matrix, package);
+    const matrix::PackageVersion* record = matrix_record_of(inputs.matrix, package);
     if (record == nullptr || record->artifacts.empty()) continue;
     // A curated source build already has its step (and, building its sdist, that file).
     if (record->build == matrix::BuildKind::source) continue;

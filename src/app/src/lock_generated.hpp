@@ -11,6 +11,13 @@ namespace bevenv::app {
 
 index::TagRanking ranking_for_target(const TargetFacts& target);
 
+// The record a locked package stands for: its install version and its variant (the local part,
+// which keeps `cu113.torch1.10.0` apart from other builds of one version, and the source build
+// of mmcv-full 1.6.0 apart from OpenMMLab's wheels that also install as `1.6.0`); null when
+// the matrix has none.
+const matrix::PackageVersion* matrix_record_of(const matrix::Matrix& matrix,
+                                               const lockfiles::Package& p);
+
 // The artifact of `record` to install on the target; null when it lists none that fits.
 const matrix::Artifact* best_matrix_artifact(const matrix::PackageVersion& record,
                                              const index::TagRanking& ranking);

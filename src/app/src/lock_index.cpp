@@ -6,6 +6,7 @@
 #include "bevenv/core/error.hpp"
 #include "bevenv/core/name.hpp"
 #include "index_search.hpp"
+#include "lock_generated.hpp"
 
 namespace bevenv::app {
 namespace {
@@ -145,19 +146,6 @@ struct Pick {
   index::Source source;
 };
 
-const matrix::PackageVersion* curated_record(const LockInputs& inputs,
-                                             const lockfiles::Package& p) {
-  const matrix::Package* package = inputs.matrix.find_package(p.name);
-  if (package == nullptr) return nullptr;
-  // The variant too: OpenMMLab's wheels and the source build of mmcv-full 1.6.0 all install
-  // as `1.6.0`.
-  for (const auto& build : package->versions) {
-    if (build.install_version() == p.version && build.version.local_string() == p.variant)
-      return &build;
-  }
-  return nullptr;
-}
-
 }  // namespace
 
 // The sdist travels as data: the URL a page served never becomes part of a command.
@@ -176,7 +164,7 @@ void attach_artifacts(IndexSession& session, const LockInputs& inputs, lockfiles
   std::vector<std::string> to_list;
   for (auto& p : lock.packages) {
     if (is_virtual(p.name) || p.name == "python") continue;
-    const matrix::PackageVersion* curated = curated_record(inputs, p);
+    const matrix::PackageVersion* curated = matrix_record_of(inputs.matrix, p);
     if (curated != nullptr && curated->build == matrix::BuildKind::source) continue;
     picks.push_back({&p, curated, {}, {}});
     to_list.push_back(core::normalize_name(p.name));
