@@ -9,18 +9,20 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 echo "== build (g++, -Werror) and test"
 BUILD_DIR=$root/build "$root/scripts/build.sh" -DBEVENV_WERROR=ON
 # The buildah end-to-end test (10-20 minutes, mostly buildah copying layers and pip inside the
-# chroot) runs beside the rest of the suite and the ASan build instead of before them.
+# chroot) and the Debian 11 chroot test of bevenv-static (debootstrap, about two minutes) run
+# beside the rest of the suite and the ASan build instead of before them.
 buildah_log=$root/build/buildah-e2e.log
-ctest --test-dir "$root/build" --output-on-failure -L buildah ${CTEST_ARGS:-} >"$buildah_log" 2>&1 &
+ctest --test-dir "$root/build" --output-on-failure -L 'buildah|portable' ${CTEST_ARGS:-} \
+  >"$buildah_log" 2>&1 &
 buildah_pid=$!
 trap 'kill "$buildah_pid" 2>/dev/null || true' EXIT
-ctest --test-dir "$root/build" --output-on-failure -j "$(nproc)" -LE buildah ${CTEST_ARGS:-}
+ctest --test-dir "$root/build" --output-on-failure -j "$(nproc)" -LE 'buildah|portable' ${CTEST_ARGS:-}
 
 echo "== ASan+UBSan build (clang, fuzz targets included) and unit tests"
 BUILD_DIR=$root/build-asan "$root/scripts/build.sh" -DBEVENV_WERROR=ON -DBEVENV_SANITIZE=ON \
   -DBEVENV_FUZZ=ON -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_COMPILER=clang++-14
 
-echo "== buildah end-to-end (g++ tree)"
+echo "== buildah end-to-end and the Debian 11 chroot (g++ tree)"
 buildah_status=0
 wait "$buildah_pid" || buildah_status=$?
 trap - EXIT
