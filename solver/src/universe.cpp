@@ -15,11 +15,6 @@ namespace {
 
 constexpr RecordId no_record = std::numeric_limits<RecordId>::max();
 
-std::uint64_t pair_key(Id solvable, Id dep) {
-  return (static_cast<std::uint64_t>(static_cast<std::uint32_t>(solvable)) << 32) |
-         static_cast<std::uint32_t>(dep);
-}
-
 bool mentions_prerelease(const core::SpecifierSet& set) {
   for (const auto& s : set.specifiers()) {
     if (s.mentions_prerelease()) return true;
@@ -44,7 +39,7 @@ bool repeats_a_name(const std::vector<Dependency>& dependencies) {
 
 Universe::Universe(const Database& database, const Request& request, const UniverseOptions& options)
     : database_(database), request_(request), options_(options) {
-  pool_.set_namespace_resolver([this](Id argument) { return resolve(argument); });
+  pool_.set_namespace_resolver([this](StringId argument) { return resolve(argument); });
   add_records();
   add_imposed_conflicts();
   for (const Dependency& root : request_.requirements) {
@@ -93,11 +88,11 @@ std::vector<bool> Universe::reachable_records() const {
 // Solvables are allocated a run of same-repo records at a time (one by one, libsolv grows its
 // array by 255 each time); the ids are those one-by-one adding would give. Returns the solvable
 // of each included record.
-std::vector<Id> Universe::allocate_solvables(const std::vector<bool>& included,
-                                             solv::Repo& available, solv::Repo& system) {
+std::vector<SolvableId> Universe::allocate_solvables(const std::vector<bool>& included,
+                                                     solv::Repo& available, solv::Repo& system) {
   const auto& records = database_.records();
-  record_of_solvable_.assign(static_cast<std::size_t>(pool_.solvable_count()), no_record);
-  std::vector<Id> solvable_of(records.size(), 0);
+  record_of_solvable_.assign(pool_.solvable_count(), no_record);
+  std::vector<SolvableId> solvable_of(records.size());
   for (RecordId id = 0; id < records.size();) {
     if (!included[id]) {
       ++id;
@@ -109,12 +104,13 @@ std::vector<Id> Universe::allocate_solvables(const std::vector<bool>& included,
     for (; end < records.size() && (!included[end] || records[end].kind == kind); ++end) {
       if (included[end]) ++run;
     }
-    Id solvable = (kind == RecordKind::system ? system : available).add_solvables(run);
+    const auto block = (kind == RecordKind::system ? system : available).add_solvables(run);
+    std::size_t next = 0;
     for (; id < end; ++id) {
-      if (included[id]) solvable_of[id] = solvable++;
+      if (included[id]) solvable_of[id] = block[next++];
     }
   }
-  record_of_solvable_.resize(static_cast<std::size_t>(pool_.solvable_count()), no_record);
+  record_of_solvable_.resize(pool_.solvable_count(), no_record);
   return solvable_of;
 }
 
@@ -130,9 +126,9 @@ std::unordered_map<std::string, std::vector<Provider>> Universe::add_names(
     const PackageRecord& record = records[id];
     const bool is_system = record.kind == RecordKind::system;
     solv::Repo& repo = is_system ? system : available;
-    const Id solvable = solvable_of_record_[id];
+    const SolvableId solvable = solvable_of_record_[id];
     repo.set_solvable(solvable, pool_.intern(record.name), pool_.intern(to_evr(record.version)));
-    record_of_solvable_[static_cast<std::size_t>(solvable)] = id;
+    record_of_solvable_[solvable.index()] = id;
     providers_[record.name].list.push_back({solvable, &record.version});
     if (is_system) {
       system_names.insert(record.name);
@@ -142,7 +138,7 @@ std::unordered_map<std::string, std::vector<Provider>> Universe::add_names(
     for (const Provide& provide : record.provides) {
       const core::Version& version = provide.version ? *provide.version : record.version;
       // A plain name provide lets libsolv see the edge too (e.g. in its own messages).
-      repo.add_provide(solvable, pool_.intern(provide.name));
+      repo.add_provide(solvable, solv::dep_on_name(pool_.intern(provide.name)));
       providers_[provide.name].list.push_back({solvable, &version});
     }
   }
@@ -159,17 +155,17 @@ void Universe::add_dependencies(const std::vector<bool>& included, solv::Repo& a
   for (RecordId id = 0; id < records.size(); ++id) {
     if (!included[id] || records[id].kind == RecordKind::system) continue;
     const PackageRecord& record = records[id];
-    const Id solvable = solvable_of_record_[id];
+    const SolvableId solvable = solvable_of_record_[id];
     requirement_deps_[id].reserve(record.requirements.size());
     for (const Dependency& requirement : record.requirements) {
-      const Id dep = dep_of(requirement, true, true);
+      const DepId dep = dep_of(requirement, true, true);
       available.add_requirement(solvable, dep);
       requirement_deps_[id].push_back(dep);
     }
     for (const Dependency& conflict : record.conflicts) {
-      const Id dep = dep_of(conflict, false, true);
+      const DepId dep = dep_of(conflict, false, true);
       available.add_conflict(solvable, dep);
-      conflict_origin_.emplace(pair_key(solvable, dep), conflict.origin);
+      conflict_origin_.emplace(ConflictSite{solvable, dep}, conflict.origin);
     }
   }
 }
@@ -199,15 +195,15 @@ void Universe::add_records() {
 // quadratic in the versions of a name.
 bool Universe::system_shares_names() const {
   const auto& records = database_.records();
-  auto shared = [&](const std::string& name, Id self) {
+  auto shared = [&](const std::string& name, SolvableId self) {
     const auto found = providers_.find(name);
     if (found == providers_.end()) return false;
     return std::any_of(found->second.list.begin(), found->second.list.end(),
                        [&](const Provider& p) { return p.solvable != self; });
   };
   for (RecordId id = 0; id < records.size(); ++id) {
-    const Id self = solvable_of_record_[id];
-    if (self == 0 || records[id].kind != RecordKind::system) continue;
+    const SolvableId self = solvable_of_record_[id];
+    if (self.is_none() || records[id].kind != RecordKind::system) continue;
     if (shared(records[id].name, self)) return true;
     for (const Provide& provide : records[id].provides) {
       if (shared(provide.name, self)) return true;
@@ -225,24 +221,25 @@ bool Universe::system_shares_names() const {
 // is by name and unchanged.
 void Universe::add_version_ladders(
     solv::Repo& repo, std::unordered_map<std::string, std::vector<Provider>>& by_name) {
-  const Id empty_evr = pool_.intern("");
+  const StringId empty_evr = pool_.intern("");
   const std::size_t min_versions = std::max<std::size_t>(options_.ladder_min_versions, 2);
   std::size_t aux_count = 0;
   for (const auto& entry : by_name) {
     if (entry.second.size() >= min_versions) aux_count += entry.second.size() - 1;
   }
   if (aux_count == 0) return;
-  Id next_aux = repo.add_solvables(static_cast<int>(aux_count));
-  rung_of_version_.assign(static_cast<std::size_t>(pool_.solvable_count()), Rung{no_ladder, 0});
-  rung_of_aux_.assign(static_cast<std::size_t>(pool_.solvable_count()), Rung{no_ladder, 0});
+  const auto aux = repo.add_solvables(static_cast<int>(aux_count));
+  std::size_t next_aux = 0;
+  rung_of_version_.assign(pool_.solvable_count(), Rung{no_ladder, 0});
+  rung_of_aux_.assign(pool_.solvable_count(), Rung{no_ladder, 0});
   std::size_t ladder = 0;
   for (auto& [name, versions] : by_name) {
     if (versions.size() < min_versions) continue;
     std::stable_sort(versions.begin(), versions.end(),
                      [](const Provider& a, const Provider& b) { return *a.version < *b.version; });
     const std::size_t rungs = versions.size() - 1;
-    std::vector<Id> rung_names(rungs);
-    std::vector<Id> rung_solvables(rungs);
+    std::vector<StringId> rung_names(rungs);
+    std::vector<SolvableId> rung_solvables(rungs);
     // `#` never occurs in a normalized package name.
     std::string rung_name = name + '#';
     const std::size_t prefix = rung_name.size();
@@ -250,20 +247,22 @@ void Universe::add_version_ladders(
       rung_name.resize(prefix);
       rung_name += std::to_string(k);
       rung_names[k] = pool_.intern(rung_name);
-      const auto name_index = static_cast<std::size_t>(rung_names[k]);
+      const std::size_t name_index = rung_names[k].index();
       if (name_index >= is_rung_name_.size()) is_rung_name_.resize(name_index + 1, false);
       is_rung_name_[name_index] = true;
-      rung_solvables[k] = next_aux++;
+      rung_solvables[k] = aux[next_aux++];
       repo.set_solvable(rung_solvables[k], rung_names[k], empty_evr);
-      rung_of_aux_[static_cast<std::size_t>(rung_solvables[k])] = Rung{ladder, k};
+      rung_of_aux_[rung_solvables[k].index()] = Rung{ladder, k};
     }
     for (std::size_t k = 0; k < versions.size(); ++k) {
-      const Id version = versions[k].solvable;
-      laddered_.push(version);
-      rung_of_version_[static_cast<std::size_t>(version)] = Rung{ladder, k};
-      if (k < rungs) repo.add_requirement(version, rung_names[k]);
-      if (k > 0) repo.add_conflict(version, rung_names[k - 1]);
-      if (k + 1 < rungs) repo.add_requirement(rung_solvables[k], rung_names[k + 1]);
+      const SolvableId version = versions[k].solvable;
+      laddered_.push_back(version);
+      rung_of_version_[version.index()] = Rung{ladder, k};
+      if (k < rungs) repo.add_requirement(version, solv::dep_on_name(rung_names[k]));
+      if (k > 0) repo.add_conflict(version, solv::dep_on_name(rung_names[k - 1]));
+      if (k + 1 < rungs) {
+        repo.add_requirement(rung_solvables[k], solv::dep_on_name(rung_names[k + 1]));
+      }
     }
     ++ladder;
   }
@@ -272,32 +271,30 @@ void Universe::add_version_ladders(
 void Universe::add_imposed_conflicts() {
   for (const ImposedConflict& conflict : request_.conflicts) {
     if (!conflict.other) continue;  // forbids are jobs
-    const Id other = dep_of(*conflict.other, false, true);
+    const DepId other = dep_of(*conflict.other, false, true);
     const std::string subject = normalize_package_name(conflict.subject.name);
     for (const RecordId id : database_.find(subject)) {
       const PackageRecord& record = database_.record(id);
-      const Id solvable = solvable_of_record_[id];
-      if (solvable == 0 || !conflict.subject.specifier.contains(record.version, true)) continue;
-      solv::Repo repo(pool_, pool_.solvable(solvable).repo);
-      repo.add_conflict(solvable, other);
-      conflict_origin_.emplace(pair_key(solvable, other), conflict.origin);
+      const SolvableId solvable = solvable_of_record_[id];
+      if (solvable.is_none() || !conflict.subject.specifier.contains(record.version, true)) {
+        continue;
+      }
+      pool_.repo_of(solvable).add_conflict(solvable, other);
+      conflict_origin_.emplace(ConflictSite{solvable, other}, conflict.origin);
     }
   }
 }
 
 void Universe::add_jobs() {
   using solv::JobAction;
-  using solv::JobSelect;
-  auto push = [this](JobAction action, JobSelect select, Id what, JobInfo info) {
-    solv::push_job(jobs_, action, select, what);
+  auto push = [this](JobAction action, auto what, JobInfo info) {
+    jobs_.add(action, what);
     job_infos_.push_back(info);
   };
   // Jobs select their solvables as explicit lists: libsolv gives namespace relations in jobs
   // special meaning (an install job whose relation resolves to nothing counts as satisfied).
-  auto push_dep = [&](JobAction action, Id dep, JobKind kind, std::size_t index) {
-    solv::Queue selection;
-    for (Id p : pool_.whatprovides(dep)) selection.push(p);
-    push(action, JobSelect::one_of, pool_.list_id(selection), {kind, index, dep});
+  auto push_dep = [&](JobAction action, DepId dep, JobKind kind, std::size_t index) {
+    push(action, pool_.list_id(pool_.whatprovides(dep)), {kind, index, dep});
   };
   // Root requirements come first, so that job i + 1 is requirement i (see root_dep()).
   for (std::size_t i = 0; i < request_.requirements.size(); ++i) {
@@ -309,36 +306,33 @@ void Universe::add_jobs() {
              i);
   }
   if (!laddered_.empty()) {
-    push(JobAction::multiversion, JobSelect::one_of, pool_.list_id(laddered_),
-         {JobKind::preference, 0, 0});
+    push(JobAction::multiversion, pool_.list_id(laddered_), {JobKind::preference, 0, {}});
   }
   const auto& records = database_.records();
   for (RecordId id = 0; id < records.size(); ++id) {
-    const Id solvable = solvable_of_record_[id];
-    if (solvable == 0) continue;
+    const SolvableId solvable = solvable_of_record_[id];
+    if (solvable.is_none()) continue;
     if (records[id].kind == RecordKind::system) {
       // Kept as installed, or (no installed repo, see add_records) installed by the job.
       const JobAction keep = system_is_installed_ ? JobAction::lock : JobAction::install;
-      push(keep, JobSelect::solvable, solvable, {JobKind::lock, id, 0});
+      push(keep, solvable, {JobKind::lock, id, {}});
     }
-    if (records[id].preferred) {
-      push(JobAction::favor, JobSelect::solvable, solvable, {JobKind::preference, id, 0});
-    }
+    if (records[id].preferred) push(JobAction::favor, solvable, {JobKind::preference, id, {}});
     if (records[id].disfavored) {
-      push(JobAction::disfavor, JobSelect::solvable, solvable, {JobKind::preference, id, 0});
+      push(JobAction::disfavor, solvable, {JobKind::preference, id, {}});
     }
   }
   // Pre-releases are tried last (pip prefers final releases), unless allowed for their name.
-  solv::Queue prereleases;
+  std::vector<SolvableId> prereleases;
   for (RecordId id = 0; id < records.size(); ++id) {
-    const Id solvable = solvable_of_record_[id];
-    if (solvable != 0 && records[id].is_prerelease() && !prereleases_allowed(records[id].name)) {
-      prereleases.push(solvable);
+    const SolvableId solvable = solvable_of_record_[id];
+    if (!solvable.is_none() && records[id].is_prerelease() &&
+        !prereleases_allowed(records[id].name)) {
+      prereleases.push_back(solvable);
     }
   }
   if (!prereleases.empty()) {
-    push(JobAction::disfavor, JobSelect::one_of, pool_.list_id(prereleases),
-         {JobKind::preference, 0, 0});
+    push(JobAction::disfavor, pool_.list_id(prereleases), {JobKind::preference, 0, {}});
   }
   // libsolv lets the last favor/disfavor job win, so the request's preferences come last.
   for (std::size_t i = 0; i < request_.disfavored.size(); ++i) {
@@ -351,16 +345,13 @@ void Universe::add_jobs() {
 void Universe::add_preference_jobs(std::size_t first) {
   for (std::size_t i = first; i < request_.preferred.size(); ++i) {
     const Preference& p = request_.preferred[i];
-    const Id dep = dep_of({p.name, p.versions, {}}, false);
-    solv::Queue selection;
-    for (Id s : pool_.whatprovides(dep)) selection.push(s);
-    solv::push_job(jobs_, solv::JobAction::favor, solv::JobSelect::one_of,
-                   pool_.list_id(selection));
+    const DepId dep = dep_of({p.name, p.versions, {}}, false);
+    jobs_.add(solv::JobAction::favor, pool_.list_id(pool_.whatprovides(dep)));
     job_infos_.push_back({JobKind::preference, i, dep});
   }
 }
 
-Id Universe::dep_of(const Dependency& dependency, bool prerelease_policy, bool lasting) {
+DepId Universe::dep_of(const Dependency& dependency, bool prerelease_policy, bool lasting) {
   // The specifiers as written, in order: cheap to build (no canonical sort) and it reads
   // better in explanations (`>=1.3.8,<=1.4.0`). Equal sets written differently merely get
   // two relations with the same answer.
@@ -372,11 +363,10 @@ Id Universe::dep_of(const Dependency& dependency, bool prerelease_policy, bool l
     display += operator_text(specifiers[i].op());
     display += specifiers[i].version_text();
   }
-  const Id argument = pool_.intern(prerelease_policy ? display : display + " (any)");
-  const auto slot = static_cast<std::size_t>(argument);
+  const StringId argument = pool_.intern(prerelease_policy ? display : display + " (any)");
+  const std::size_t slot = argument.index();
   if (slot >= key_of_argument_.size()) {
-    key_of_argument_.resize(std::max(slot + 1, static_cast<std::size_t>(pool_.string_count())),
-                            no_key);
+    key_of_argument_.resize(std::max(slot + 1, pool_.string_count()), no_key);
   }
   if (key_of_argument_[slot] == no_key) {
     key_of_argument_[slot] = static_cast<std::uint32_t>(keys_.size());
@@ -428,7 +418,7 @@ void Universe::enable_prereleases() {
   merge_by_name(request_.requirements);
   const auto& records = database_.records();
   for (RecordId id = 0; id < records.size(); ++id) {
-    if (solvable_of_record_[id] != 0 && records[id].kind != RecordKind::system &&
+    if (!solvable_of_record_[id].is_none() && records[id].kind != RecordKind::system &&
         records[id].requirements.size() > 1) {
       merge_by_name(records[id].requirements);
     }
@@ -491,8 +481,8 @@ void Universe::bound_candidates(DepKey& key) {
   key.end = static_cast<std::uint32_t>(last - order.begin());
 }
 
-std::vector<Id> Universe::resolve(Id argument) const {
-  const auto slot = static_cast<std::size_t>(argument);
+std::vector<SolvableId> Universe::resolve(StringId argument) const {
+  const std::size_t slot = argument.index();
   if (slot >= key_of_argument_.size() || key_of_argument_[slot] == no_key) return {};
   const DepKey& key = keys_[key_of_argument_[slot]];
   const bool any_prerelease = !key.prerelease_policy || prereleases_allowed(key.name);
@@ -517,7 +507,7 @@ std::vector<Id> Universe::resolve(Id argument) const {
       return is_bound(s) || s.matches(*provider.version);
     });
   };
-  std::vector<Id> result;
+  std::vector<SolvableId> result;
   if (!narrowed) {
     for (const Provider& provider : list) {
       if (admits(provider)) result.push_back(provider.solvable);
@@ -535,71 +525,72 @@ std::vector<Id> Universe::resolve(Id argument) const {
   return result;
 }
 
-bool Universe::is_record(Id solvable) const {
-  const auto index = static_cast<std::size_t>(solvable);
-  return solvable > 0 && index < record_of_solvable_.size() &&
+bool Universe::is_record(SolvableId solvable) const {
+  const std::size_t index = solvable.index();
+  return !solvable.is_none() && index < record_of_solvable_.size() &&
          record_of_solvable_[index] != no_record;
 }
 
-const Rung* Universe::rung(Id solvable) const {
-  const auto index = static_cast<std::size_t>(solvable);
-  if (solvable <= 0 || index >= rung_of_aux_.size()) return nullptr;
+const Rung* Universe::rung(SolvableId solvable) const {
+  const std::size_t index = solvable.index();
+  if (solvable.is_none() || index >= rung_of_aux_.size()) return nullptr;
   return rung_of_aux_[index].ladder == no_ladder ? nullptr : &rung_of_aux_[index];
 }
 
-bool Universe::is_rung_dep(Id dep) const {
-  const auto index = static_cast<std::size_t>(dep);
-  return dep > 0 && index < is_rung_name_.size() && is_rung_name_[index];
+bool Universe::is_rung_dep(DepId dep) const {
+  const StringId name = solv::plain_name_of(dep);
+  return !name.is_none() && name.index() < is_rung_name_.size() && is_rung_name_[name.index()];
 }
 
-const Rung* Universe::version_rung(Id solvable) const {
-  const auto index = static_cast<std::size_t>(solvable);
-  if (solvable <= 0 || index >= rung_of_version_.size()) return nullptr;
+const Rung* Universe::version_rung(SolvableId solvable) const {
+  const std::size_t index = solvable.index();
+  if (solvable.is_none() || index >= rung_of_version_.size()) return nullptr;
   return rung_of_version_[index].ladder == no_ladder ? nullptr : &rung_of_version_[index];
 }
 
-bool Universe::climbs_to(Id version, Id aux) const {
+bool Universe::climbs_to(SolvableId version, SolvableId aux) const {
   const Rung* from = version_rung(version);
   const Rung* target = rung(aux);
   return from != nullptr && target != nullptr && from->ladder == target->ladder &&
          from->position <= target->position;
 }
 
-std::uint32_t Universe::key_index(Id dep) const {
-  const auto slot = static_cast<std::size_t>(pool_.namespace_argument(dep));
-  return slot == 0 || slot >= key_of_argument_.size() ? no_key : key_of_argument_[slot];
+std::uint32_t Universe::key_index(DepId dep) const {
+  const StringId argument = pool_.namespace_argument(dep);
+  const std::size_t slot = argument.index();
+  return argument.is_none() || slot >= key_of_argument_.size() ? no_key : key_of_argument_[slot];
 }
 
-const DepKey& Universe::key_of(Id dep) const {
+const DepKey& Universe::key_of(DepId dep) const {
   const std::uint32_t index = key_index(dep);
   if (index == no_key) throw std::out_of_range("not a dependency of this universe");
   return keys_[index];
 }
 
-const JobInfo* Universe::job_info(Id job_index) const {
-  const auto slot = static_cast<std::size_t>(job_index) / 2;
+const JobInfo* Universe::job_info(JobId job) const {
+  const std::size_t slot = solv::position_of(job);
   return slot < job_infos_.size() ? &job_infos_[slot] : nullptr;
 }
 
-Id Universe::requirement_dep(RecordId id, std::size_t index) {
-  const std::vector<Id>& deps = requirement_deps_.at(id);
+DepId Universe::requirement_dep(RecordId id, std::size_t index) {
+  const std::vector<DepId>& deps = requirement_deps_.at(id);
   if (index < deps.size()) return deps[index];
   return dep_of(database_.record(id).requirements.at(index), true, true);
 }
 
-const Dependency* Universe::requirement_of(Id solvable, Id dep) const {
+const Dependency* Universe::requirement_of(SolvableId solvable, DepId dep) const {
   if (!is_record(solvable)) return nullptr;
   const RecordId id = record_of(solvable);
-  const std::vector<Id>& deps = requirement_deps_[id];
+  const std::vector<DepId>& deps = requirement_deps_[id];
   for (std::size_t i = 0; i < deps.size(); ++i) {
     if (deps[i] == dep) return &database_.record(id).requirements[i];
   }
   return nullptr;
 }
 
-std::vector<std::string> Universe::conflict_origins(Id solvable, Id dep) const {
+std::vector<std::string> Universe::conflict_origins(SolvableId solvable, DepId dep) const {
   std::vector<std::string> origins;
-  auto [begin, end] = conflict_origin_.equal_range(pair_key(solvable, dep));
+  auto [begin, end] = conflict_origin_.equal_range(ConflictSite{solvable, dep});
   for (auto it = begin; it != end; ++it) {
     if (!it->second.empty()) origins.push_back(it->second);
   }
@@ -612,7 +603,7 @@ const std::vector<Provider>& Universe::providers(const std::string& name) const 
   return found == providers_.end() ? none : found->second.list;
 }
 
-std::string Universe::version_text(Id solvable) const {
+std::string Universe::version_text(SolvableId solvable) const {
   if (!is_record(solvable)) return std::string(pool_.solvable_evr(solvable));
   return database_.record(record_of(solvable)).version.to_string();
 }

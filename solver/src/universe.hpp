@@ -12,8 +12,9 @@
 
 #include "bevenv/solver/database.hpp"
 #include "bevenv/solver/request.hpp"
+#include "solv/ids.hpp"
+#include "solv/jobs.hpp"
 #include "solv/pool.hpp"
-#include "solv/queue.hpp"
 
 namespace bevenv::solver::detail {
 
@@ -35,16 +36,28 @@ struct DepKey {
   bool bounded = false;
 };
 
+// A conflict as libsolv records it: the solvable that conflicts and the dependency.
+struct ConflictSite {
+  SolvableId solvable;
+  DepId dep;
+  bool operator==(const ConflictSite&) const = default;
+  struct Hash {
+    std::size_t operator()(const ConflictSite& site) const {
+      return std::hash<SolvableId>{}(site.solvable) * 31 + std::hash<DepId>{}(site.dep);
+    }
+  };
+};
+
 enum class JobKind : unsigned char { requirement, forbid, lock, preference };
 
 struct JobInfo {
   JobKind kind = JobKind::requirement;
   std::size_t index = 0;  // into Request::requirements / Request::conflicts / records
-  Id dep = 0;             // the dependency the job selects by, when it has one
+  DepId dep;              // the dependency the job selects by, when it has one
 };
 
 struct Provider {
-  Id solvable = 0;
+  SolvableId solvable;
   const core::Version* version = nullptr;  // the Database's
 };
 
@@ -78,38 +91,36 @@ class Universe {
   Universe& operator=(const Universe&) = delete;
 
   solv::PackagePool& pool() { return pool_; }
-  solv::Queue& jobs() { return jobs_; }
+  solv::JobQueue& jobs() { return jobs_; }
   const Database& database() const { return database_; }
   const Request& request() const { return request_; }
 
-  RecordId record_of(Id solvable) const {
-    return record_of_solvable_.at(static_cast<std::size_t>(solvable));
-  }
-  bool is_record(Id solvable) const;
+  RecordId record_of(SolvableId solvable) const { return record_of_solvable_.at(solvable.index()); }
+  bool is_record(SolvableId solvable) const;
   // The rung `solvable` is, when it is a ladder's auxiliary solvable (never in a result).
-  const Rung* rung(Id solvable) const;
+  const Rung* rung(SolvableId solvable) const;
   // The place of a laddered version on its name's ladder, else null.
-  const Rung* version_rung(Id solvable) const;
+  const Rung* version_rung(SolvableId solvable) const;
   // Whether `dep` is the dependency of a version on its own rung.
-  bool is_rung_dep(Id dep) const;
+  bool is_rung_dep(DepId dep) const;
   // Whether installing `version` installs `aux` through its ladder (same name, `version` at
   // or below the rung), so that a conflict with `aux` is one with `version`.
-  bool climbs_to(Id version, Id aux) const;
-  const DepKey& key_of(Id dep) const;
-  bool is_known_dep(Id dep) const { return key_index(dep) != no_key; }
-  const JobInfo* job_info(Id job_index) const;
+  bool climbs_to(SolvableId version, SolvableId aux) const;
+  const DepKey& key_of(DepId dep) const;
+  bool is_known_dep(DepId dep) const { return key_index(dep) != no_key; }
+  const JobInfo* job_info(JobId job) const;
   // The dependency of a root requirement's job.
-  Id root_dep(std::size_t requirement) const { return root_deps_.at(requirement); }
+  DepId root_dep(std::size_t requirement) const { return root_deps_.at(requirement); }
 
   // The relation requirement `index` of record `id` is (or, for a system record, would be).
-  Id requirement_dep(RecordId id, std::size_t index);
+  DepId requirement_dep(RecordId id, std::size_t index);
   // The requirement of `solvable`'s record that became `dep`.
-  const Dependency* requirement_of(Id solvable, Id dep) const;
+  const Dependency* requirement_of(SolvableId solvable, DepId dep) const;
   // Origins of the conflicts of `solvable` that became `dep` (declared and imposed).
-  std::vector<std::string> conflict_origins(Id solvable, Id dep) const;
+  std::vector<std::string> conflict_origins(SolvableId solvable, DepId dep) const;
   // Every solvable answering to `name`, with the version it provides it at.
   const std::vector<Provider>& providers(const std::string& name) const;
-  std::vector<Id> candidates(Id dep) { return pool_.whatprovides(dep); }
+  std::vector<SolvableId> candidates(DepId dep) const { return pool_.whatprovides(dep); }
 
   // Jobs for the request's preferences from `first` on, once they have been appended to it (a
   // Session's later solves): they go last, where a fresh Universe puts them too.
@@ -117,14 +128,14 @@ class Universe {
 
   // `lasting`: `dependency` outlives the Universe (it is the Database's or the Request's), so
   // its specifier need not be copied.
-  Id dep_of(const Dependency& dependency, bool prerelease_policy, bool lasting = false);
-  std::string version_text(Id solvable) const;
+  DepId dep_of(const Dependency& dependency, bool prerelease_policy, bool lasting = false);
+  std::string version_text(SolvableId solvable) const;
 
  private:
   std::vector<bool> reachable_records() const;
   void add_records();
-  std::vector<Id> allocate_solvables(const std::vector<bool>& included, solv::Repo& available,
-                                     solv::Repo& system);
+  std::vector<SolvableId> allocate_solvables(const std::vector<bool>& included,
+                                             solv::Repo& available, solv::Repo& system);
   std::unordered_map<std::string, std::vector<Provider>> add_names(
       const std::vector<bool>& included, solv::Repo& available, solv::Repo& system);
   void add_dependencies(const std::vector<bool>& included, solv::Repo& available);
@@ -137,33 +148,33 @@ class Universe {
   void enable_prereleases_for(const std::string& name, const NameProviders* candidates,
                               const core::SpecifierSet& specifier);
   static constexpr std::uint32_t no_key = 0xffffffffu;
-  std::uint32_t key_index(Id dep) const;
+  std::uint32_t key_index(DepId dep) const;
   void index_providers();
   static void bound_candidates(DepKey& key);
-  std::vector<Id> resolve(Id argument) const;
+  std::vector<SolvableId> resolve(StringId argument) const;
   bool prereleases_allowed(const std::string& name) const;
 
   const Database& database_;
   const Request& request_;
   UniverseOptions options_;
   solv::PackagePool pool_;
-  solv::Queue jobs_;
+  solv::JobQueue jobs_;
   std::vector<RecordId> record_of_solvable_;  // by solvable id; SIZE_MAX for libsolv's own
-  std::vector<Id> solvable_of_record_;
+  std::vector<SolvableId> solvable_of_record_;
   std::unordered_map<std::string, NameProviders> providers_;
   std::vector<DepKey> keys_;
   std::deque<core::SpecifierSet> owned_specifiers_;  // of keys made from temporaries
   std::vector<std::uint32_t> key_of_argument_;       // by the argument's string id
   std::vector<JobInfo> job_infos_;                   // by job index / 2
-  std::vector<Id> root_deps_;                        // by root requirement
+  std::vector<DepId> root_deps_;                     // by root requirement
   // Pre-release solvables some requirement admits (see enable_prereleases()).
-  std::unordered_set<Id> enabled_prereleases_;
+  std::unordered_set<SolvableId> enabled_prereleases_;
   // By record: the relation each of its requirements became (same order as the record's).
-  std::vector<std::vector<Id>> requirement_deps_;
-  std::unordered_multimap<std::uint64_t, std::string> conflict_origin_;
+  std::vector<std::vector<DepId>> requirement_deps_;
+  std::unordered_multimap<ConflictSite, std::string, ConflictSite::Hash> conflict_origin_;
   // Version ladders: the laddered versions (marked multiversion, so libsolv writes no pairwise
   // rules for them), each version's rung position, and the rungs by auxiliary solvable.
-  solv::Queue laddered_;
+  std::vector<SolvableId> laddered_;
   bool system_is_installed_ = false;  // see add_records()
   // By solvable id; `ladder` is no_ladder where the solvable has no rung.
   static constexpr std::size_t no_ladder = static_cast<std::size_t>(-1);
