@@ -44,14 +44,16 @@ struct LadderFacts {
 // Only package rules name solvables and dependencies; a job rule's source is a job index.
 bool is_ladder_rule(const Universe& universe, const solv::RuleInfo& info) {
   if (!info.is_package_rule()) return false;
-  return universe.rung(info.source()) != nullptr || universe.rung(info.target()) != nullptr ||
-         universe.is_rung_dep(info.dep());
+  return universe.ladders().rung(info.source()) != nullptr ||
+         universe.ladders().rung(info.target()) != nullptr ||
+         universe.ladders().is_rung_dep(info.dep());
 }
 
 void note_ladder_rule(const Universe& universe, const solv::RuleInfo& info, LadderFacts& ladder) {
-  if (info.kind == solv::RuleKind::requires_ && universe.rung(info.source()) == nullptr) {
+  if (info.kind == solv::RuleKind::requires_ && universe.ladders().rung(info.source()) == nullptr) {
     push_unique(ladder.climbers, info.source());
-  } else if (info.kind == solv::RuleKind::conflicts && universe.rung(info.target()) != nullptr) {
+  } else if (info.kind == solv::RuleKind::conflicts &&
+             universe.ladders().rung(info.target()) != nullptr) {
     push_unique(ladder.rung_conflicts, std::make_pair(info.source(), info.target()));
   }
 }
@@ -61,7 +63,7 @@ void note_ladder_rule(const Universe& universe, const solv::RuleInfo& info, Ladd
 // conflict list in order.
 void add_same_name_facts(const Universe& universe, LadderFacts& ladder, Facts& facts) {
   auto position = [&](SolvableId version) {
-    const Rung* place = universe.version_rung(version);
+    const Rung* place = universe.ladders().version_rung(version);
     return place == nullptr ? std::size_t{0} : place->position;
   };
   std::sort(ladder.climbers.begin(), ladder.climbers.end(),
@@ -70,7 +72,7 @@ void add_same_name_facts(const Universe& universe, LadderFacts& ladder, Facts& f
             [&](const auto& a, const auto& b) { return position(a.first) < position(b.first); });
   for (const auto& [version, aux] : ladder.rung_conflicts) {
     for (SolvableId other : ladder.climbers) {
-      if (other == version || !universe.climbs_to(other, aux)) continue;
+      if (other == version || !universe.ladders().climbs_to(other, aux)) continue;
       facts.conflicts[version].push_back({other, StepKind::same_name, {}});
       facts.conflicts[other].push_back({version, StepKind::same_name, {}});
     }
@@ -106,7 +108,7 @@ Facts gather(Universe& universe, solv::Solver& solver, solv::ProblemId problem) 
         }
         case solv::RuleKind::requires_:
         case solv::RuleKind::unprovided:
-          if (universe.is_known_dep(info.dep())) {
+          if (universe.keys().is_known(info.dep())) {
             push_unique(facts.requires_[info.source()], info.dep());
           }
           break;
@@ -135,7 +137,8 @@ Facts gather(Universe& universe, solv::Solver& solver, solv::ProblemId problem) 
 
 std::vector<std::string> available_versions(const Universe& universe, const std::string& name) {
   std::vector<core::Version> versions;
-  for (const Provider& provider : universe.providers(name)) versions.push_back(*provider.version);
+  for (const Provider& provider : universe.providers().list(name))
+    versions.push_back(*provider.version);
   std::sort(versions.begin(), versions.end());
   std::vector<std::string> result;
   for (const auto& v : versions) push_unique(result, v.to_string());
@@ -143,7 +146,7 @@ std::vector<std::string> available_versions(const Universe& universe, const std:
 }
 
 bool only_system(const Universe& universe, const std::string& name) {
-  const auto& providers = universe.providers(name);
+  const auto& providers = universe.providers().list(name);
   return !providers.empty() &&
          std::all_of(providers.begin(), providers.end(), [&](const Provider& p) {
            return universe.database().record(universe.record_of(p.solvable)).kind ==
@@ -163,7 +166,7 @@ class TreeBuilder {
     for (JobId job : facts_.root_jobs) {
       const Dependency& root = universe_.request().requirements[universe_.job_info(job)->index];
       const DepId dep = universe_.job_info(job)->dep;
-      ExplanationStep step = wants_step(root, universe_.key_of(dep));
+      ExplanationStep step = wants_step(root, universe_.keys().key_of(dep));
       step.children = explain_dep(dep);
       problem.steps.push_back(std::move(step));
     }
@@ -215,7 +218,7 @@ class TreeBuilder {
     if (auto it = facts_.requires_.find(p); it != facts_.requires_.end()) {
       for (DepId dep : it->second) {
         const Dependency* requirement = universe_.requirement_of(p, dep);
-        reasons.push_back(Reason::requires_(universe_.key_of(dep).display,
+        reasons.push_back(Reason::requires_(universe_.keys().key_of(dep).display,
                                             requirement ? requirement->origin : std::string(),
                                             explain_dep(dep)));
       }
@@ -255,7 +258,7 @@ class TreeBuilder {
   }
 
   std::vector<ExplanationStep> explain_dep_once(DepId dep) {
-    const DepKey& key = universe_.key_of(dep);
+    const DepKey& key = universe_.keys().key_of(dep);
     const std::vector<SolvableId> candidates = universe_.candidates(dep);
     if (candidates.empty()) {
       return {nothing_matches_step(key, available_versions(universe_, key.name),
@@ -315,7 +318,7 @@ Unsolvable explain_unmatched_roots(Universe& universe) {
   for (std::size_t i = 0; i < roots.size(); ++i) {
     const DepId dep = universe.root_dep(i);
     if (!universe.candidates(dep).empty()) continue;
-    const DepKey& key = universe.key_of(dep);
+    const DepKey& key = universe.keys().key_of(dep);
     ExplanationStep step = wants_step(roots[i], key);
     step.children.push_back(nothing_matches_step(key, available_versions(universe, key.name),
                                                  only_system(universe, key.name)));

@@ -42,6 +42,8 @@ class PackagePool {
   Repo add_repo(const char* name);
   void set_installed(const Repo& repo);
   void create_whatprovides();
+  // Const as a lookup: libsolv may cache a relation's providers on first use (asking the
+  // namespace resolver), which changes no answer.
   std::vector<SolvableId> whatprovides(DepId dep) const;
   // An id for a list of solvables, as SOLVER_SOLVABLE_ONE_OF jobs take.
   SolvableListId list_id(const std::vector<SolvableId>& solvables);
