@@ -79,7 +79,7 @@ void add_same_name_facts(const Universe& universe, LadderFacts& ladder, Facts& f
   }
 }
 
-Facts gather(Universe& universe, solv::Solver& solver, solv::ProblemId problem) {
+Facts gather(const Universe& universe, solv::Solver& solver, solv::ProblemId problem) {
   Facts facts;
   LadderFacts ladder;
   for (solv::RuleId rule : solver.problem_rules(problem)) {
@@ -156,7 +156,7 @@ bool only_system(const Universe& universe, const std::string& name) {
 
 class TreeBuilder {
  public:
-  TreeBuilder(Universe& universe, const Facts& facts) : universe_(universe), facts_(facts) {}
+  TreeBuilder(const Universe& universe, const Facts& facts) : universe_(universe), facts_(facts) {}
 
   Problem build() {
     // A conflict is told at whichever side the reader meets second, so the first pass only
@@ -303,7 +303,7 @@ class TreeBuilder {
     return steps;
   }
 
-  Universe& universe_;
+  const Universe& universe_;
   const Facts& facts_;
   std::unordered_map<SolvableId, std::size_t> order_;
   std::unordered_set<SolvableId> expanded_;
@@ -312,7 +312,7 @@ class TreeBuilder {
 
 }  // namespace
 
-Unsolvable explain_unmatched_roots(Universe& universe) {
+Unsolvable explain_unmatched_roots(const Universe& universe) {
   Problem problem;
   const auto& roots = universe.request().requirements;
   for (std::size_t i = 0; i < roots.size(); ++i) {
@@ -329,7 +329,7 @@ Unsolvable explain_unmatched_roots(Universe& universe) {
   return result;
 }
 
-Unsolvable explain(Universe& universe, solv::Solver& solver) {
+Unsolvable explain(const Universe& universe, solv::Solver& solver) {
   Unsolvable result;
   std::set<std::vector<std::string>> seen;
   for (solv::ProblemId problem : solver.problems()) {

@@ -17,7 +17,7 @@ namespace {
 // request, by a breadth-first walk over the chosen set.
 class SolutionBuilder {
  public:
-  SolutionBuilder(detail::Universe& universe, const std::vector<SolvableId>& chosen_ids)
+  SolutionBuilder(const detail::Universe& universe, const std::vector<SolvableId>& chosen_ids)
       : universe_(universe), database_(universe.database()) {
     add_packages(chosen_ids);
     reached_.assign(solution_.packages.size(), false);
@@ -108,7 +108,7 @@ class SolutionBuilder {
     }
   }
 
-  detail::Universe& universe_;
+  const detail::Universe& universe_;
   const Database& database_;
   Solution solution_;
   std::unordered_map<SolvableId, std::size_t> index_of_;
@@ -116,7 +116,8 @@ class SolutionBuilder {
   std::vector<bool> reached_;
 };
 
-Solution build_solution(detail::Universe& universe, const std::vector<SolvableId>& chosen_ids) {
+Solution build_solution(const detail::Universe& universe,
+                        const std::vector<SolvableId>& chosen_ids) {
   return SolutionBuilder(universe, chosen_ids).build();
 }
 

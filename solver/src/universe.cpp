@@ -29,6 +29,7 @@ Universe::Universe(const Database& database, const Request& request, const Unive
   prereleases_.admit(keys_.all(), providers_, database_, solvable_of_record_);
   pool_.create_whatprovides();
   add_jobs();
+  add_system_requirement_deps();
 }
 
 // Only records the request can reach (by name, through requirements and provides) and the
@@ -151,6 +152,21 @@ void Universe::add_dependencies(const std::vector<bool>& included, solv::Repo& a
   }
 }
 
+// System records are facts about the target: what they require is not solved for, yet a
+// solution lists which chosen packages satisfy it. Those relations are made here, once the
+// pool and the jobs are complete, so that reading a solution or an explanation changes
+// nothing (a const Universe). Made last, they take no part in the pre-release rule and leave
+// the ids of all that is solved for as they were, as when they were made on first use.
+void Universe::add_system_requirement_deps() {
+  const auto& records = database_.records();
+  for (RecordId id = 0; id < records.size(); ++id) {
+    if (solvable_of_record_[id].is_none() || records[id].kind != RecordKind::system) continue;
+    for (const Dependency& requirement : records[id].requirements) {
+      requirement_deps_[id].push_back(keys_.dep_of(requirement, true, true));
+    }
+  }
+}
+
 void Universe::add_records() {
   const std::vector<bool> included = reachable_records();
   solv::Repo available = pool_.add_repo("available");
@@ -221,10 +237,8 @@ const JobInfo* Universe::job_info(JobId job) const {
   return slot < job_infos_.size() ? &job_infos_[slot] : nullptr;
 }
 
-DepId Universe::requirement_dep(RecordId id, std::size_t index) {
-  const std::vector<DepId>& deps = requirement_deps_.at(id);
-  if (index < deps.size()) return deps[index];
-  return keys_.dep_of(database_.record(id).requirements.at(index), true, true);
+DepId Universe::requirement_dep(RecordId id, std::size_t index) const {
+  return requirement_deps_.at(id).at(index);
 }
 
 const Dependency* Universe::requirement_of(SolvableId solvable, DepId dep) const {

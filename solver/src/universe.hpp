@@ -72,8 +72,9 @@ class Universe {
   // The dependency of a root requirement's job.
   DepId root_dep(std::size_t requirement) const { return root_deps_.at(requirement); }
 
-  // The relation requirement `index` of record `id` is (or, for a system record, would be).
-  DepId requirement_dep(RecordId id, std::size_t index);
+  // The relation requirement `index` of record `id` (in the pool) is (or, for a system record,
+  // would be).
+  DepId requirement_dep(RecordId id, std::size_t index) const;
   // The requirement of `solvable`'s record that became `dep`.
   const Dependency* requirement_of(SolvableId solvable, DepId dep) const;
   // Origins of the conflicts of `solvable` that became `dep` (declared and imposed).
@@ -96,6 +97,7 @@ class Universe {
   void add_dependencies(const std::vector<bool>& included, solv::Repo& available);
   bool system_shares_names() const;
   void add_imposed_conflicts();
+  void add_system_requirement_deps();
   // The job queue (universe_jobs.cpp).
   void add_jobs();
   void add_dep_job(solv::JobAction action, DepId dep, JobKind kind, std::size_t index);
