@@ -33,7 +33,7 @@ void push_unique(std::vector<T>& list, const T& value) {
   if (std::find(list.begin(), list.end(), value) == list.end()) list.push_back(value);
 }
 
-// A version ladder's rules (see Universe::add_version_ladders) say, together, that two
+// A version ladder's rules (see VersionLadders::add) say, together, that two
 // versions of one name cannot both be installed; `climbers` are versions whose step onto
 // their ladder is in the problem, `rung_conflicts` the (version, rung) conflicts.
 struct LadderFacts {
