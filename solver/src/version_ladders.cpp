@@ -22,7 +22,7 @@ void VersionLadders::add(solv::PackagePool& pool, solv::Repo& repo,
     if (entry.second.size() >= min_versions) aux_count += entry.second.size() - 1;
   }
   if (aux_count == 0) return;
-  const solv::SolvableBlock aux = repo.add_solvables(static_cast<int>(aux_count));
+  const solv::ReservedSolvables aux = repo.add_solvables(static_cast<int>(aux_count));
   std::size_t next_aux = 0;
   rung_of_version_.assign(pool.solvable_count(), Rung{no_ladder, 0});
   rung_of_aux_.assign(pool.solvable_count(), Rung{no_ladder, 0});
@@ -37,7 +37,7 @@ void VersionLadders::add(solv::PackagePool& pool, solv::Repo& repo,
 // One name's ladder: its rungs from `aux` (from `next_aux` on), then each version's step on.
 void VersionLadders::add_ladder(solv::PackagePool& pool, solv::Repo& repo, const std::string& name,
                                 const std::vector<Provider>& versions,
-                                const solv::SolvableBlock& aux, std::size_t& next_aux) {
+                                const solv::ReservedSolvables& aux, std::size_t& next_aux) {
   const std::size_t ladder = ladder_count_++;
   const std::size_t rungs = versions.size() - 1;
   std::vector<StringId> rung_names(rungs);

@@ -45,7 +45,7 @@ class VersionLadders {
 
  private:
   void add_ladder(solv::PackagePool& pool, solv::Repo& repo, const std::string& name,
-                  const std::vector<Provider>& versions, const solv::SolvableBlock& aux,
+                  const std::vector<Provider>& versions, const solv::ReservedSolvables& aux,
                   std::size_t& next_aux);
 
   // By solvable id; `ladder` is no_ladder where the solvable has no rung.

@@ -10,8 +10,8 @@ SolvableId Repo::add_solvable(StringId name, StringId evr) {
   return id;
 }
 
-SolvableBlock Repo::add_solvables(int count) {
-  return SolvableBlock(repo_add_solvable_block(repo_, count), count);
+ReservedSolvables Repo::add_solvables(int count) {
+  return ReservedSolvables(repo_add_solvable_block(repo_, count), count);
 }
 
 void Repo::set_solvable(SolvableId id, StringId name, StringId evr) {

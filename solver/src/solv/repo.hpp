@@ -10,9 +10,9 @@ namespace bevenv::solver::solv {
 class PackagePool;
 
 // `count` solvables with consecutive ids, reserved in one allocation.
-class SolvableBlock {
+class ReservedSolvables {
  public:
-  SolvableBlock(Id first, int count) : first_(first), count_(count) {}
+  ReservedSolvables(Id first, int count) : first_(first), count_(count) {}
   SolvableId operator[](std::size_t i) const { return SolvableId(first_ + static_cast<Id>(i)); }
   std::size_t size() const { return static_cast<std::size_t>(count_); }
 
@@ -29,7 +29,7 @@ class Repo {
   SolvableId add_solvable(StringId name, StringId evr);
   // Reserves `count` consecutive solvables (ids as `count` add_solvable calls would give, in
   // one allocation). Each must then be set with set_solvable().
-  SolvableBlock add_solvables(int count);
+  ReservedSolvables add_solvables(int count);
   void set_solvable(SolvableId solvable, StringId name, StringId evr);
   void add_provide(SolvableId solvable, DepId dep);
   void add_requirement(SolvableId solvable, DepId dep);
