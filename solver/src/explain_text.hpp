@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "bevenv/solver/solution.hpp"
-#include "universe.hpp"
+#include "dependency_keys.hpp"
 
 namespace bevenv::solver::detail {
 

@@ -10,14 +10,14 @@
 #include "solve_options.hpp"
 #include "universe.hpp"
 
-namespace bevenv::solver {
+namespace bevenv::solver::detail {
 namespace {
 
 // Links each chosen package to what pulled it in and records the shortest chain from the
 // request, by a breadth-first walk over the chosen set.
 class SolutionBuilder {
  public:
-  SolutionBuilder(detail::Universe& universe, const std::vector<Id>& chosen_ids)
+  SolutionBuilder(const detail::Universe& universe, const std::vector<SolvableId>& chosen_ids)
       : universe_(universe), database_(universe.database()) {
     add_packages(chosen_ids);
     reached_.assign(solution_.packages.size(), false);
@@ -38,18 +38,18 @@ class SolutionBuilder {
 
  private:
   // The chosen records, by name then version, as the solution lists them.
-  void add_packages(const std::vector<Id>& chosen_ids) {
-    std::vector<Id> chosen;
-    for (Id p : chosen_ids) {
+  void add_packages(const std::vector<SolvableId>& chosen_ids) {
+    std::vector<SolvableId> chosen;
+    for (SolvableId p : chosen_ids) {
       if (universe_.is_record(p)) chosen.push_back(p);
     }
-    std::sort(chosen.begin(), chosen.end(), [&](Id a, Id b) {
+    std::sort(chosen.begin(), chosen.end(), [&](SolvableId a, SolvableId b) {
       const auto& ra = database_.record(universe_.record_of(a));
       const auto& rb = database_.record(universe_.record_of(b));
       if (ra.name != rb.name) return ra.name < rb.name;
       return ra.version < rb.version;
     });
-    for (Id p : chosen) {
+    for (SolvableId p : chosen) {
       const RecordId id = universe_.record_of(p);
       const PackageRecord& record = database_.record(id);
       index_of_.emplace(p, solution_.packages.size());
@@ -58,9 +58,9 @@ class SolutionBuilder {
     }
   }
 
-  std::vector<std::size_t> chosen_providers(Id dep) const {
+  std::vector<std::size_t> chosen_providers(DepId dep) const {
     std::vector<std::size_t> result;
-    for (Id p : universe_.candidates(dep)) {
+    for (SolvableId p : universe_.candidates(dep)) {
       if (auto it = index_of_.find(p); it != index_of_.end()) result.push_back(it->second);
     }
     return result;
@@ -108,19 +108,23 @@ class SolutionBuilder {
     }
   }
 
-  detail::Universe& universe_;
+  const detail::Universe& universe_;
   const Database& database_;
   Solution solution_;
-  std::unordered_map<Id, std::size_t> index_of_;
+  std::unordered_map<SolvableId, std::size_t> index_of_;
   std::deque<std::size_t> queue_;
   std::vector<bool> reached_;
 };
 
-Solution build_solution(detail::Universe& universe, const std::vector<Id>& chosen_ids) {
+Solution build_solution(const detail::Universe& universe,
+                        const std::vector<SolvableId>& chosen_ids) {
   return SolutionBuilder(universe, chosen_ids).build();
 }
 
 }  // namespace
+}  // namespace bevenv::solver::detail
+
+namespace bevenv::solver {
 
 const ChosenPackage* Solution::find(const std::string& name) const {
   const std::string normalized = normalize_package_name(name);
@@ -143,7 +147,7 @@ std::variant<Solution, Unsolvable> solve_universe(detail::Universe& universe) {
   // from the state a fresh Universe would have, plus the added jobs.
   solv::Solver solver(universe.pool());
   if (solver.solve(universe.jobs()) != 0) return detail::explain(universe, solver);
-  return build_solution(universe, solver.transaction().installed_result());
+  return detail::build_solution(universe, solver.transaction().installed_result());
 }
 
 }  // namespace

@@ -1,13 +1,13 @@
+// Filling a Universe's pool: the records a request can reach, their solvables, names,
+// dependencies and conflicts; and the lookups from libsolv's ids back to records.
 #include "universe.hpp"
 
 #include <algorithm>
 #include <limits>
-#include <stdexcept>
 #include <unordered_set>
 
 #include "bevenv/core/name.hpp"
 #include "evr.hpp"
-#include "solv/jobs.hpp"
 #include "solv/repo.hpp"
 
 namespace bevenv::solver::detail {
@@ -15,44 +15,21 @@ namespace {
 
 constexpr RecordId no_record = std::numeric_limits<RecordId>::max();
 
-std::uint64_t pair_key(Id solvable, Id dep) {
-  return (static_cast<std::uint64_t>(static_cast<std::uint32_t>(solvable)) << 32) |
-         static_cast<std::uint32_t>(dep);
-}
-
-bool mentions_prerelease(const core::SpecifierSet& set) {
-  for (const auto& s : set.specifiers()) {
-    if (s.mentions_prerelease()) return true;
-  }
-  return false;
-}
-
-// Whether two of `dependencies` name one package (requirement lists are short: pairs are
-// cheaper than a map).
-bool repeats_a_name(const std::vector<Dependency>& dependencies) {
-  std::vector<std::string> names;
-  names.reserve(dependencies.size());
-  for (const Dependency& d : dependencies) {
-    std::string name = normalize_package_name(d.name);
-    if (std::find(names.begin(), names.end(), name) != names.end()) return true;
-    names.push_back(std::move(name));
-  }
-  return false;
-}
-
 }  // namespace
 
 Universe::Universe(const Database& database, const Request& request, const UniverseOptions& options)
     : database_(database), request_(request), options_(options) {
-  pool_.set_namespace_resolver([this](Id argument) { return resolve(argument); });
+  pool_.set_namespace_resolver(
+      [this](StringId argument) { return keys_.resolve(argument, prereleases_); });
   add_records();
   add_imposed_conflicts();
   for (const Dependency& root : request_.requirements) {
-    root_deps_.push_back(dep_of(root, true, true));
+    root_deps_.push_back(keys_.dep_of(root, true, true));
   }
-  enable_prereleases();
+  prereleases_.admit(keys_.all(), providers_, database_, solvable_of_record_);
   pool_.create_whatprovides();
   add_jobs();
+  add_system_requirement_deps();
 }
 
 // Only records the request can reach (by name, through requirements and provides) and the
@@ -93,11 +70,11 @@ std::vector<bool> Universe::reachable_records() const {
 // Solvables are allocated a run of same-repo records at a time (one by one, libsolv grows its
 // array by 255 each time); the ids are those one-by-one adding would give. Returns the solvable
 // of each included record.
-std::vector<Id> Universe::allocate_solvables(const std::vector<bool>& included,
-                                             solv::Repo& available, solv::Repo& system) {
+std::vector<SolvableId> Universe::allocate_solvables(const std::vector<bool>& included,
+                                                     solv::Repo& available, solv::Repo& system) {
   const auto& records = database_.records();
-  record_of_solvable_.assign(static_cast<std::size_t>(pool_.solvable_count()), no_record);
-  std::vector<Id> solvable_of(records.size(), 0);
+  record_of_solvable_.assign(pool_.solvable_count(), no_record);
+  std::vector<SolvableId> solvable_of(records.size());
   for (RecordId id = 0; id < records.size();) {
     if (!included[id]) {
       ++id;
@@ -109,12 +86,13 @@ std::vector<Id> Universe::allocate_solvables(const std::vector<bool>& included,
     for (; end < records.size() && (!included[end] || records[end].kind == kind); ++end) {
       if (included[end]) ++run;
     }
-    Id solvable = (kind == RecordKind::system ? system : available).add_solvables(run);
+    const auto block = (kind == RecordKind::system ? system : available).add_solvables(run);
+    std::size_t next = 0;
     for (; id < end; ++id) {
-      if (included[id]) solvable_of[id] = solvable++;
+      if (included[id]) solvable_of[id] = block[next++];
     }
   }
-  record_of_solvable_.resize(static_cast<std::size_t>(pool_.solvable_count()), no_record);
+  record_of_solvable_.resize(pool_.solvable_count(), no_record);
   return solvable_of;
 }
 
@@ -130,10 +108,10 @@ std::unordered_map<std::string, std::vector<Provider>> Universe::add_names(
     const PackageRecord& record = records[id];
     const bool is_system = record.kind == RecordKind::system;
     solv::Repo& repo = is_system ? system : available;
-    const Id solvable = solvable_of_record_[id];
+    const SolvableId solvable = solvable_of_record_[id];
     repo.set_solvable(solvable, pool_.intern(record.name), pool_.intern(to_evr(record.version)));
-    record_of_solvable_[static_cast<std::size_t>(solvable)] = id;
-    providers_[record.name].list.push_back({solvable, &record.version});
+    record_of_solvable_[solvable.index()] = id;
+    providers_.add(record.name, {solvable, &record.version});
     if (is_system) {
       system_names.insert(record.name);
     } else {
@@ -142,8 +120,8 @@ std::unordered_map<std::string, std::vector<Provider>> Universe::add_names(
     for (const Provide& provide : record.provides) {
       const core::Version& version = provide.version ? *provide.version : record.version;
       // A plain name provide lets libsolv see the edge too (e.g. in its own messages).
-      repo.add_provide(solvable, pool_.intern(provide.name));
-      providers_[provide.name].list.push_back({solvable, &version});
+      repo.add_provide(solvable, solv::dep_on_name(pool_.intern(provide.name)));
+      providers_.add(provide.name, {solvable, &version});
     }
   }
   // A name with a system record keeps libsolv's own rules: they also decide what may
@@ -159,17 +137,32 @@ void Universe::add_dependencies(const std::vector<bool>& included, solv::Repo& a
   for (RecordId id = 0; id < records.size(); ++id) {
     if (!included[id] || records[id].kind == RecordKind::system) continue;
     const PackageRecord& record = records[id];
-    const Id solvable = solvable_of_record_[id];
+    const SolvableId solvable = solvable_of_record_[id];
     requirement_deps_[id].reserve(record.requirements.size());
     for (const Dependency& requirement : record.requirements) {
-      const Id dep = dep_of(requirement, true, true);
+      const DepId dep = keys_.dep_of(requirement, true, true);
       available.add_requirement(solvable, dep);
       requirement_deps_[id].push_back(dep);
     }
     for (const Dependency& conflict : record.conflicts) {
-      const Id dep = dep_of(conflict, false, true);
+      const DepId dep = keys_.dep_of(conflict, false, true);
       available.add_conflict(solvable, dep);
-      conflict_origin_.emplace(pair_key(solvable, dep), conflict.origin);
+      conflict_origin_.emplace(ConflictSite{solvable, dep}, conflict.origin);
+    }
+  }
+}
+
+// System records are facts about the target: what they require is not solved for, yet a
+// solution lists which chosen packages satisfy it. Those relations are made here, once the
+// pool and the jobs are complete, so that reading a solution or an explanation changes
+// nothing (a const Universe). Made last, they take no part in the pre-release rule and leave
+// the ids of all that is solved for as they were, as when they were made on first use.
+void Universe::add_system_requirement_deps() {
+  const auto& records = database_.records();
+  for (RecordId id = 0; id < records.size(); ++id) {
+    if (solvable_of_record_[id].is_none() || records[id].kind != RecordKind::system) continue;
+    for (const Dependency& requirement : records[id].requirements) {
+      requirement_deps_[id].push_back(keys_.dep_of(requirement, true, true));
     }
   }
 }
@@ -181,10 +174,10 @@ void Universe::add_records() {
   requirement_deps_.resize(database_.records().size());
   solvable_of_record_ = allocate_solvables(included, available, system);
   auto versions_by_name = add_names(included, available, system);
-  index_providers();
+  providers_.sort_by_version();
   add_dependencies(included, available);
   // Last, so that a version's own dependencies come first, as without a ladder.
-  add_version_ladders(available, versions_by_name);
+  ladders_.add(pool_, available, versions_by_name, options_.ladder_min_versions);
   available.internalize();
   system.internalize();
   system_is_installed_ = system_shares_names();
@@ -199,15 +192,15 @@ void Universe::add_records() {
 // quadratic in the versions of a name.
 bool Universe::system_shares_names() const {
   const auto& records = database_.records();
-  auto shared = [&](const std::string& name, Id self) {
-    const auto found = providers_.find(name);
-    if (found == providers_.end()) return false;
-    return std::any_of(found->second.list.begin(), found->second.list.end(),
+  auto shared = [&](const std::string& name, SolvableId self) {
+    const NameProviders* found = providers_.find(name);
+    if (found == nullptr) return false;
+    return std::any_of(found->list.begin(), found->list.end(),
                        [&](const Provider& p) { return p.solvable != self; });
   };
   for (RecordId id = 0; id < records.size(); ++id) {
-    const Id self = solvable_of_record_[id];
-    if (self == 0 || records[id].kind != RecordKind::system) continue;
+    const SolvableId self = solvable_of_record_[id];
+    if (self.is_none() || records[id].kind != RecordKind::system) continue;
     if (shared(records[id].name, self)) return true;
     for (const Provide& provide : records[id].provides) {
       if (shared(provide.name, self)) return true;
@@ -216,403 +209,58 @@ bool Universe::system_shares_names() const {
   return false;
 }
 
-// "At most one version of X" as a sequential counter: with X's versions v0 < v1 < … < vn-1,
-// auxiliary solvable k (k < n-1) stands for "some version at position <= k is installed":
-//   vk requires rung k;  rung k requires rung k+1;  vk conflicts with rung k-1.
-// Installing vj installs every rung from j up, and every vk above j conflicts with one of
-// them, while every vk below j would need rung j-1, which vj conflicts with. The versions
-// are marked multiversion so libsolv leaves out its pairwise rules; its version preference
-// is by name and unchanged.
-void Universe::add_version_ladders(
-    solv::Repo& repo, std::unordered_map<std::string, std::vector<Provider>>& by_name) {
-  const Id empty_evr = pool_.intern("");
-  const std::size_t min_versions = std::max<std::size_t>(options_.ladder_min_versions, 2);
-  std::size_t aux_count = 0;
-  for (const auto& entry : by_name) {
-    if (entry.second.size() >= min_versions) aux_count += entry.second.size() - 1;
-  }
-  if (aux_count == 0) return;
-  Id next_aux = repo.add_solvables(static_cast<int>(aux_count));
-  rung_of_version_.assign(static_cast<std::size_t>(pool_.solvable_count()), Rung{no_ladder, 0});
-  rung_of_aux_.assign(static_cast<std::size_t>(pool_.solvable_count()), Rung{no_ladder, 0});
-  std::size_t ladder = 0;
-  for (auto& [name, versions] : by_name) {
-    if (versions.size() < min_versions) continue;
-    std::stable_sort(versions.begin(), versions.end(),
-                     [](const Provider& a, const Provider& b) { return *a.version < *b.version; });
-    const std::size_t rungs = versions.size() - 1;
-    std::vector<Id> rung_names(rungs);
-    std::vector<Id> rung_solvables(rungs);
-    // `#` never occurs in a normalized package name.
-    std::string rung_name = name + '#';
-    const std::size_t prefix = rung_name.size();
-    for (std::size_t k = 0; k < rungs; ++k) {
-      rung_name.resize(prefix);
-      rung_name += std::to_string(k);
-      rung_names[k] = pool_.intern(rung_name);
-      const auto name_index = static_cast<std::size_t>(rung_names[k]);
-      if (name_index >= is_rung_name_.size()) is_rung_name_.resize(name_index + 1, false);
-      is_rung_name_[name_index] = true;
-      rung_solvables[k] = next_aux++;
-      repo.set_solvable(rung_solvables[k], rung_names[k], empty_evr);
-      rung_of_aux_[static_cast<std::size_t>(rung_solvables[k])] = Rung{ladder, k};
-    }
-    for (std::size_t k = 0; k < versions.size(); ++k) {
-      const Id version = versions[k].solvable;
-      laddered_.push(version);
-      rung_of_version_[static_cast<std::size_t>(version)] = Rung{ladder, k};
-      if (k < rungs) repo.add_requirement(version, rung_names[k]);
-      if (k > 0) repo.add_conflict(version, rung_names[k - 1]);
-      if (k + 1 < rungs) repo.add_requirement(rung_solvables[k], rung_names[k + 1]);
-    }
-    ++ladder;
-  }
-}
-
 void Universe::add_imposed_conflicts() {
   for (const ImposedConflict& conflict : request_.conflicts) {
     if (!conflict.other) continue;  // forbids are jobs
-    const Id other = dep_of(*conflict.other, false, true);
+    const DepId other = keys_.dep_of(*conflict.other, false, true);
     const std::string subject = normalize_package_name(conflict.subject.name);
     for (const RecordId id : database_.find(subject)) {
       const PackageRecord& record = database_.record(id);
-      const Id solvable = solvable_of_record_[id];
-      if (solvable == 0 || !conflict.subject.specifier.contains(record.version, true)) continue;
-      solv::Repo repo(pool_, pool_.solvable(solvable).repo);
-      repo.add_conflict(solvable, other);
-      conflict_origin_.emplace(pair_key(solvable, other), conflict.origin);
-    }
-  }
-}
-
-void Universe::add_jobs() {
-  using solv::JobAction;
-  using solv::JobSelect;
-  auto push = [this](JobAction action, JobSelect select, Id what, JobInfo info) {
-    solv::push_job(jobs_, action, select, what);
-    job_infos_.push_back(info);
-  };
-  // Jobs select their solvables as explicit lists: libsolv gives namespace relations in jobs
-  // special meaning (an install job whose relation resolves to nothing counts as satisfied).
-  auto push_dep = [&](JobAction action, Id dep, JobKind kind, std::size_t index) {
-    solv::Queue selection;
-    for (Id p : pool_.whatprovides(dep)) selection.push(p);
-    push(action, JobSelect::one_of, pool_.list_id(selection), {kind, index, dep});
-  };
-  // Root requirements come first, so that job i + 1 is requirement i (see root_dep()).
-  for (std::size_t i = 0; i < request_.requirements.size(); ++i) {
-    push_dep(JobAction::install, root_deps_[i], JobKind::requirement, i);
-  }
-  for (std::size_t i = 0; i < request_.conflicts.size(); ++i) {
-    if (request_.conflicts[i].other) continue;
-    push_dep(JobAction::erase, dep_of(request_.conflicts[i].subject, false, true), JobKind::forbid,
-             i);
-  }
-  if (!laddered_.empty()) {
-    push(JobAction::multiversion, JobSelect::one_of, pool_.list_id(laddered_),
-         {JobKind::preference, 0, 0});
-  }
-  const auto& records = database_.records();
-  for (RecordId id = 0; id < records.size(); ++id) {
-    const Id solvable = solvable_of_record_[id];
-    if (solvable == 0) continue;
-    if (records[id].kind == RecordKind::system) {
-      // Kept as installed, or (no installed repo, see add_records) installed by the job.
-      const JobAction keep = system_is_installed_ ? JobAction::lock : JobAction::install;
-      push(keep, JobSelect::solvable, solvable, {JobKind::lock, id, 0});
-    }
-    if (records[id].preferred) {
-      push(JobAction::favor, JobSelect::solvable, solvable, {JobKind::preference, id, 0});
-    }
-    if (records[id].disfavored) {
-      push(JobAction::disfavor, JobSelect::solvable, solvable, {JobKind::preference, id, 0});
-    }
-  }
-  // Pre-releases are tried last (pip prefers final releases), unless allowed for their name.
-  solv::Queue prereleases;
-  for (RecordId id = 0; id < records.size(); ++id) {
-    const Id solvable = solvable_of_record_[id];
-    if (solvable != 0 && records[id].is_prerelease() && !prereleases_allowed(records[id].name)) {
-      prereleases.push(solvable);
-    }
-  }
-  if (!prereleases.empty()) {
-    push(JobAction::disfavor, JobSelect::one_of, pool_.list_id(prereleases),
-         {JobKind::preference, 0, 0});
-  }
-  // libsolv lets the last favor/disfavor job win, so the request's preferences come last.
-  for (std::size_t i = 0; i < request_.disfavored.size(); ++i) {
-    const Preference& p = request_.disfavored[i];
-    push_dep(JobAction::disfavor, dep_of({p.name, p.versions, {}}, false), JobKind::preference, i);
-  }
-  add_preference_jobs(0);
-}
-
-void Universe::add_preference_jobs(std::size_t first) {
-  for (std::size_t i = first; i < request_.preferred.size(); ++i) {
-    const Preference& p = request_.preferred[i];
-    const Id dep = dep_of({p.name, p.versions, {}}, false);
-    solv::Queue selection;
-    for (Id s : pool_.whatprovides(dep)) selection.push(s);
-    solv::push_job(jobs_, solv::JobAction::favor, solv::JobSelect::one_of,
-                   pool_.list_id(selection));
-    job_infos_.push_back({JobKind::preference, i, dep});
-  }
-}
-
-Id Universe::dep_of(const Dependency& dependency, bool prerelease_policy, bool lasting) {
-  // The specifiers as written, in order: cheap to build (no canonical sort) and it reads
-  // better in explanations (`>=1.3.8,<=1.4.0`). Equal sets written differently merely get
-  // two relations with the same answer.
-  std::string display = normalize_package_name(dependency.name);
-  const std::size_t name_length = display.size();
-  const auto& specifiers = dependency.specifier.specifiers();
-  for (std::size_t i = 0; i < specifiers.size(); ++i) {
-    display += i == 0 ? ' ' : ',';
-    display += operator_text(specifiers[i].op());
-    display += specifiers[i].version_text();
-  }
-  const Id argument = pool_.intern(prerelease_policy ? display : display + " (any)");
-  const auto slot = static_cast<std::size_t>(argument);
-  if (slot >= key_of_argument_.size()) {
-    key_of_argument_.resize(std::max(slot + 1, static_cast<std::size_t>(pool_.string_count())),
-                            no_key);
-  }
-  if (key_of_argument_[slot] == no_key) {
-    key_of_argument_[slot] = static_cast<std::uint32_t>(keys_.size());
-    const core::SpecifierSet* specifier = &dependency.specifier;
-    if (!lasting) specifier = &owned_specifiers_.emplace_back(dependency.specifier);
-    std::string name = display.substr(0, name_length);
-    const auto found = providers_.find(name);
-    const NameProviders* providers = found == providers_.end() ? nullptr : &found->second;
-    DepKey& key = keys_.emplace_back(
-        DepKey{std::move(name), specifier, providers, prerelease_policy, std::move(display)});
-    bound_candidates(key);
-  }
-  return pool_.namespace_dep(argument);
-}
-
-bool Universe::prereleases_allowed(const std::string& name) const {
-  return request_.allow_prereleases || request_.allow_prereleases_for.count(name) != 0;
-}
-
-// pip's pre-release rule, applied per package name rather than per requirement (pip merges
-// the specifiers on a name before filtering): a pre-release can be chosen when a requirement
-// on its name admits it by naming a pre-release (`>=1.0.0rc1`) or by having no final release
-// that matches. Once admitted it satisfies every requirement it matches; being disfavored,
-// it is still chosen only when no final release works. Every requirement counts, not only
-// those of the packages finally chosen, which makes this slightly more permissive than pip.
-void Universe::enable_prereleases() {
-  for (const DepKey& key : keys_) {
-    if (key.prerelease_policy) enable_prereleases_for(key.name, key.providers, *key.specifier);
-  }
-  // pip also merges several requirements on one name: those of one package, and the roots.
-  auto merge_by_name = [this](const std::vector<Dependency>& dependencies) {
-    if (!repeats_a_name(dependencies)) return;  // the common case, without building a map
-    std::unordered_map<std::string, std::pair<core::SpecifierSet, int>> merged;
-    for (const Dependency& d : dependencies) {
-      auto [it, inserted] = merged.try_emplace(normalize_package_name(d.name), d.specifier, 1);
-      if (!inserted) {
-        it->second.first = it->second.first.intersect(d.specifier);
-        ++it->second.second;
+      const SolvableId solvable = solvable_of_record_[id];
+      if (solvable.is_none() || !conflict.subject.specifier.contains(record.version, true)) {
+        continue;
       }
-    }
-    for (const auto& [name, entry] : merged) {
-      if (entry.second > 1) {
-        const auto found = providers_.find(name);
-        enable_prereleases_for(name, found == providers_.end() ? nullptr : &found->second,
-                               entry.first);
-      }
-    }
-  };
-  merge_by_name(request_.requirements);
-  const auto& records = database_.records();
-  for (RecordId id = 0; id < records.size(); ++id) {
-    if (solvable_of_record_[id] != 0 && records[id].kind != RecordKind::system &&
-        records[id].requirements.size() > 1) {
-      merge_by_name(records[id].requirements);
+      pool_.repo_of(solvable).add_conflict(solvable, other);
+      conflict_origin_.emplace(ConflictSite{solvable, other}, conflict.origin);
     }
   }
 }
 
-void Universe::enable_prereleases_for(const std::string& name, const NameProviders* providers,
-                                      const core::SpecifierSet& specifier) {
-  if (providers == nullptr || !providers->any_prerelease || prereleases_allowed(name)) return;
-  const std::vector<Provider>& candidates = providers->list;
-  const bool admits_prereleases =
-      mentions_prerelease(specifier) ||
-      std::none_of(candidates.begin(), candidates.end(), [&](const Provider& p) {
-        return !p.version->is_prerelease() && specifier.contains(*p.version, true);
-      });
-  if (!admits_prereleases) return;
-  for (const Provider& p : candidates) {
-    if (p.version->is_prerelease() && specifier.contains(*p.version, true)) {
-      enabled_prereleases_.insert(p.solvable);
-    }
-  }
-}
-
-void Universe::index_providers() {
-  for (auto& [name, providers] : providers_) {
-    const std::vector<Provider>& list = providers.list;
-    std::vector<std::uint32_t>& order = providers.by_version;
-    order.resize(list.size());
-    for (std::size_t i = 0; i < list.size(); ++i) {
-      order[i] = static_cast<std::uint32_t>(i);
-      if (list[i].version->is_prerelease()) providers.any_prerelease = true;
-    }
-    std::stable_sort(order.begin(), order.end(), [&list](std::uint32_t a, std::uint32_t b) {
-      return *list[a].version < *list[b].version;
-    });
-  }
-}
-
-// `>=` holds on a suffix of the versions in PEP 440 order and `<=` (which compares public
-// versions) on a prefix, so they narrow the candidates by binary search; resolve() checks the
-// other specifiers (contains(v, true) is every specifier matching) on what is left.
-void Universe::bound_candidates(DepKey& key) {
-  if (key.providers == nullptr) return;
-  const std::vector<std::uint32_t>& order = key.providers->by_version;
-  const std::vector<Provider>& list = key.providers->list;
-  auto first = order.begin();
-  auto last = order.end();
-  key.bounded = true;
-  for (const core::Specifier& specifier : key.specifier->specifiers()) {
-    auto matches = [&](std::uint32_t i) { return specifier.matches(*list[i].version); };
-    if (specifier.op() == core::Operator::greater_equal) {
-      first = std::partition_point(first, last, [&](std::uint32_t i) { return !matches(i); });
-    } else if (specifier.op() == core::Operator::less_equal) {
-      last = std::partition_point(first, last, matches);
-    } else {
-      key.bounded = false;
-    }
-  }
-  key.begin = static_cast<std::uint32_t>(first - order.begin());
-  key.end = static_cast<std::uint32_t>(last - order.begin());
-}
-
-std::vector<Id> Universe::resolve(Id argument) const {
-  const auto slot = static_cast<std::size_t>(argument);
-  if (slot >= key_of_argument_.size() || key_of_argument_[slot] == no_key) return {};
-  const DepKey& key = keys_[key_of_argument_[slot]];
-  const bool any_prerelease = !key.prerelease_policy || prereleases_allowed(key.name);
-  if (key.providers == nullptr) return {};
-  const std::vector<Provider>& list = key.providers->list;
-  const std::uint32_t* first = key.providers->by_version.data() + key.begin;
-  const std::uint32_t* last = key.providers->by_version.data() + key.end;
-  const bool narrowed = key.begin != 0 || key.end != key.providers->by_version.size();
-  const bool check_prereleases = !any_prerelease && key.providers->any_prerelease;
-  auto is_bound = [](const core::Specifier& specifier) {
-    return specifier.op() == core::Operator::greater_equal ||
-           specifier.op() == core::Operator::less_equal;
-  };
-  auto admits = [&](const Provider& provider) {
-    if (check_prereleases && provider.version->is_prerelease() &&
-        enabled_prereleases_.count(provider.solvable) == 0) {
-      return false;
-    }
-    if (key.bounded) return true;
-    const auto& specifiers = key.specifier->specifiers();
-    return std::all_of(specifiers.begin(), specifiers.end(), [&](const core::Specifier& s) {
-      return is_bound(s) || s.matches(*provider.version);
-    });
-  };
-  std::vector<Id> result;
-  if (!narrowed) {
-    for (const Provider& provider : list) {
-      if (admits(provider)) result.push_back(provider.solvable);
-    }
-    return result;
-  }
-  // Back in insertion order: libsolv breaks some ties by the order of a provider list.
-  std::vector<std::uint32_t> matching;
-  for (auto it = first; it < last; ++it) {
-    if (admits(list[*it])) matching.push_back(*it);
-  }
-  std::sort(matching.begin(), matching.end());
-  result.reserve(matching.size());
-  for (std::uint32_t i : matching) result.push_back(list[i].solvable);
-  return result;
-}
-
-bool Universe::is_record(Id solvable) const {
-  const auto index = static_cast<std::size_t>(solvable);
-  return solvable > 0 && index < record_of_solvable_.size() &&
+bool Universe::is_record(SolvableId solvable) const {
+  const std::size_t index = solvable.index();
+  return !solvable.is_none() && index < record_of_solvable_.size() &&
          record_of_solvable_[index] != no_record;
 }
 
-const Rung* Universe::rung(Id solvable) const {
-  const auto index = static_cast<std::size_t>(solvable);
-  if (solvable <= 0 || index >= rung_of_aux_.size()) return nullptr;
-  return rung_of_aux_[index].ladder == no_ladder ? nullptr : &rung_of_aux_[index];
-}
-
-bool Universe::is_rung_dep(Id dep) const {
-  const auto index = static_cast<std::size_t>(dep);
-  return dep > 0 && index < is_rung_name_.size() && is_rung_name_[index];
-}
-
-const Rung* Universe::version_rung(Id solvable) const {
-  const auto index = static_cast<std::size_t>(solvable);
-  if (solvable <= 0 || index >= rung_of_version_.size()) return nullptr;
-  return rung_of_version_[index].ladder == no_ladder ? nullptr : &rung_of_version_[index];
-}
-
-bool Universe::climbs_to(Id version, Id aux) const {
-  const Rung* from = version_rung(version);
-  const Rung* target = rung(aux);
-  return from != nullptr && target != nullptr && from->ladder == target->ladder &&
-         from->position <= target->position;
-}
-
-std::uint32_t Universe::key_index(Id dep) const {
-  const auto slot = static_cast<std::size_t>(pool_.namespace_argument(dep));
-  return slot == 0 || slot >= key_of_argument_.size() ? no_key : key_of_argument_[slot];
-}
-
-const DepKey& Universe::key_of(Id dep) const {
-  const std::uint32_t index = key_index(dep);
-  if (index == no_key) throw std::out_of_range("not a dependency of this universe");
-  return keys_[index];
-}
-
-const JobInfo* Universe::job_info(Id job_index) const {
-  const auto slot = static_cast<std::size_t>(job_index) / 2;
+const JobInfo* Universe::job_info(JobId job) const {
+  const std::size_t slot = solv::position_of(job);
   return slot < job_infos_.size() ? &job_infos_[slot] : nullptr;
 }
 
-Id Universe::requirement_dep(RecordId id, std::size_t index) {
-  const std::vector<Id>& deps = requirement_deps_.at(id);
-  if (index < deps.size()) return deps[index];
-  return dep_of(database_.record(id).requirements.at(index), true, true);
+DepId Universe::requirement_dep(RecordId id, std::size_t index) const {
+  return requirement_deps_.at(id).at(index);
 }
 
-const Dependency* Universe::requirement_of(Id solvable, Id dep) const {
+const Dependency* Universe::requirement_of(SolvableId solvable, DepId dep) const {
   if (!is_record(solvable)) return nullptr;
   const RecordId id = record_of(solvable);
-  const std::vector<Id>& deps = requirement_deps_[id];
+  const std::vector<DepId>& deps = requirement_deps_[id];
   for (std::size_t i = 0; i < deps.size(); ++i) {
     if (deps[i] == dep) return &database_.record(id).requirements[i];
   }
   return nullptr;
 }
 
-std::vector<std::string> Universe::conflict_origins(Id solvable, Id dep) const {
+std::vector<std::string> Universe::conflict_origins(SolvableId solvable, DepId dep) const {
   std::vector<std::string> origins;
-  auto [begin, end] = conflict_origin_.equal_range(pair_key(solvable, dep));
+  auto [begin, end] = conflict_origin_.equal_range(ConflictSite{solvable, dep});
   for (auto it = begin; it != end; ++it) {
     if (!it->second.empty()) origins.push_back(it->second);
   }
   return origins;
 }
 
-const std::vector<Provider>& Universe::providers(const std::string& name) const {
-  static const std::vector<Provider> none;
-  const auto found = providers_.find(name);
-  return found == providers_.end() ? none : found->second.list;
-}
-
-std::string Universe::version_text(Id solvable) const {
+std::string Universe::version_text(SolvableId solvable) const {
   if (!is_record(solvable)) return std::string(pool_.solvable_evr(solvable));
   return database_.record(record_of(solvable)).version.to_string();
 }

@@ -16,24 +16,24 @@ PackagePool::PackagePool() : pool_(pool_create()) {
 
 PackagePool::~PackagePool() = default;
 
-Id PackagePool::intern(std::string_view text) {
-  return pool_strn2id(pool_.get(), text.data(), static_cast<unsigned>(text.size()), 1);
+StringId PackagePool::intern(std::string_view text) {
+  return StringId(pool_strn2id(pool_.get(), text.data(), static_cast<unsigned>(text.size()), 1));
 }
 
-std::string_view PackagePool::text(Id id) const { return pool_id2str(pool_.get(), id); }
+std::string_view PackagePool::text(StringId id) const { return pool_id2str(pool_.get(), id.raw()); }
 
-Id PackagePool::namespace_dep(Id argument) {
-  return pool_rel2id(pool_.get(), namespace_name_, argument, REL_NAMESPACE, 1);
+DepId PackagePool::namespace_dep(StringId argument) {
+  return DepId(pool_rel2id(pool_.get(), namespace_name_.raw(), argument.raw(), REL_NAMESPACE, 1));
 }
 
-Id PackagePool::namespace_argument(Id dep) const {
+StringId PackagePool::namespace_argument(DepId dep) const {
   // ISRELDEP/GETRELDEP, without their sign conversions.
   constexpr std::uint32_t rel_bit = 0x80000000u;
-  const auto bits = static_cast<std::uint32_t>(dep);
-  if ((bits & rel_bit) == 0) return 0;
+  const auto bits = static_cast<std::uint32_t>(dep.raw());
+  if ((bits & rel_bit) == 0) return {};
   const ::Reldep* relation = pool_->rels + (bits ^ rel_bit);
-  if (relation->flags != REL_NAMESPACE || relation->name != namespace_name_) return 0;
-  return relation->evr;
+  if (relation->flags != REL_NAMESPACE || relation->name != namespace_name_.raw()) return {};
+  return StringId(relation->evr);
 }
 
 void PackagePool::set_namespace_resolver(NamespaceResolver resolver) {
@@ -43,11 +43,11 @@ void PackagePool::set_namespace_resolver(NamespaceResolver resolver) {
 
 Id PackagePool::resolve_namespace(::Pool* pool, void* self, Id name, Id argument) {
   auto* me = static_cast<PackagePool*>(self);
-  if (name != me->namespace_name_ || !me->resolver_) return 0;
-  const std::vector<Id> matches = me->resolver_(argument);
+  if (name != me->namespace_name_.raw() || !me->resolver_) return 0;
+  const std::vector<SolvableId> matches = me->resolver_(StringId(argument));
   if (matches.empty()) return 0;
   Queue queue;
-  for (Id p : matches) queue.push(p);
+  for (SolvableId p : matches) queue.push(p.raw());
   return pool_queuetowhatprovides(pool, queue.raw());
 }
 
@@ -61,18 +61,22 @@ Repo PackagePool::add_repo(const char* name) {
   return Repo(*this, repo);
 }
 
-Id PackagePool::list_id(Queue& solvables) {
-  return pool_queuetowhatprovides(pool_.get(), solvables.raw());
+SolvableListId PackagePool::list_id(const std::vector<SolvableId>& solvables) {
+  Queue queue;
+  for (SolvableId p : solvables) queue.push(p.raw());
+  return SolvableListId(pool_queuetowhatprovides(pool_.get(), queue.raw()));
 }
+
+Repo PackagePool::repo_of(SolvableId id) { return Repo(*this, solvable(id).repo); }
 
 void PackagePool::set_installed(const Repo& repo) { pool_set_installed(pool_.get(), repo.raw()); }
 
 void PackagePool::create_whatprovides() { pool_createwhatprovides(pool_.get()); }
 
-std::vector<Id> PackagePool::whatprovides(Id dep) {
-  std::vector<Id> result;
+std::vector<SolvableId> PackagePool::whatprovides(DepId dep) const {
+  std::vector<SolvableId> result;
   ::Pool* pool = pool_.get();
-  for (Id* p = pool_whatprovides_ptr(pool, dep); *p != 0; ++p) result.push_back(*p);
+  for (Id* p = pool_whatprovides_ptr(pool, dep.raw()); *p != 0; ++p) result.emplace_back(*p);
   return result;
 }
 

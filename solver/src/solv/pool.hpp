@@ -9,14 +9,15 @@
 #include <vector>
 
 #include "solv/c_api.hpp"
+#include "solv/ids.hpp"
 
 namespace bevenv::solver::solv {
 
 class Queue;
 class Repo;
 
-// Given the namespace's argument id, return the solvables that satisfy it.
-using NamespaceResolver = std::function<std::vector<Id>(Id argument)>;
+// Given the namespace's argument, return the solvables that satisfy it.
+using NamespaceResolver = std::function<std::vector<SolvableId>(StringId argument)>;
 
 class PackagePool {
  public:
@@ -26,14 +27,14 @@ class PackagePool {
   PackagePool(const PackagePool&) = delete;
   PackagePool& operator=(const PackagePool&) = delete;
 
-  Id intern(std::string_view text);
-  std::string_view text(Id id) const;
+  StringId intern(std::string_view text);
+  std::string_view text(StringId id) const;
   // The relation `namespace(argument)` that resolve_namespace() answers.
-  Id namespace_dep(Id argument);
+  DepId namespace_dep(StringId argument);
   void set_namespace_resolver(NamespaceResolver resolver);
-  // The argument of `dep` when it is a namespace_dep(), else 0.
-  Id namespace_argument(Id dep) const;
-  Id string_count() const { return pool_.get()->ss.nstrings; }
+  // The argument of `dep` when it is a namespace_dep(), else none.
+  StringId namespace_argument(DepId dep) const;
+  std::size_t string_count() const { return static_cast<std::size_t>(pool_.get()->ss.nstrings); }
 
   // Compares two EVR strings as the solver's policy will.
   int compare_evr(const std::string& a, const std::string& b) const;
@@ -41,15 +42,21 @@ class PackagePool {
   Repo add_repo(const char* name);
   void set_installed(const Repo& repo);
   void create_whatprovides();
-  std::vector<Id> whatprovides(Id dep);
+  // Const as a lookup: libsolv may cache a relation's providers on first use (asking the
+  // namespace resolver), which changes no answer.
+  std::vector<SolvableId> whatprovides(DepId dep) const;
   // An id for a list of solvables, as SOLVER_SOLVABLE_ONE_OF jobs take.
-  Id list_id(Queue& solvables);
+  SolvableListId list_id(const std::vector<SolvableId>& solvables);
 
-  ::Solvable& solvable(Id id) { return *pool_id2solvable(pool_.get(), id); }
-  const ::Solvable& solvable(Id id) const { return *pool_id2solvable(pool_.get(), id); }
-  std::string_view solvable_name(Id id) const { return text(solvable(id).name); }
-  std::string_view solvable_evr(Id id) const { return text(solvable(id).evr); }
-  Id solvable_count() const { return pool_.get()->nsolvables; }
+  ::Solvable& solvable(SolvableId id) { return *pool_id2solvable(pool_.get(), id.raw()); }
+  const ::Solvable& solvable(SolvableId id) const {
+    return *pool_id2solvable(pool_.get(), id.raw());
+  }
+  std::string_view solvable_name(SolvableId id) const { return text(StringId(solvable(id).name)); }
+  std::string_view solvable_evr(SolvableId id) const { return text(StringId(solvable(id).evr)); }
+  std::size_t solvable_count() const { return static_cast<std::size_t>(pool_.get()->nsolvables); }
+  // The repo `id` was added to.
+  Repo repo_of(SolvableId id);
 
   ::Pool* raw() { return pool_.get(); }
 
@@ -60,7 +67,7 @@ class PackagePool {
     void operator()(::Pool* pool) const { pool_free(pool); }
   };
   std::unique_ptr<::Pool, Free> pool_;
-  Id namespace_name_ = 0;
+  StringId namespace_name_;
   NamespaceResolver resolver_;
 };
 

@@ -14,22 +14,24 @@ Solver::~Solver() = default;
 
 void Solver::set_flag(int flag, bool value) { solver_set_flag(solver_.get(), flag, value ? 1 : 0); }
 
-unsigned Solver::solve(Queue& jobs) {
-  return static_cast<unsigned>(solver_solve(solver_.get(), jobs.raw()));
+unsigned Solver::solve(JobQueue& jobs) {
+  return static_cast<unsigned>(solver_solve(solver_.get(), jobs.words().raw()));
 }
 
-std::vector<Id> Solver::problems() {
-  std::vector<Id> result;
+std::vector<ProblemId> Solver::problems() {
+  std::vector<ProblemId> result;
   for (Id p = solver_next_problem(solver_.get(), 0); p != 0;
        p = solver_next_problem(solver_.get(), p))
-    result.push_back(p);
+    result.emplace_back(p);
   return result;
 }
 
-std::vector<Id> Solver::problem_rules(Id problem) {
+std::vector<RuleId> Solver::problem_rules(ProblemId problem) {
   Queue rules;
-  solver_findallproblemrules(solver_.get(), problem, rules.raw());
-  return {rules.ids().begin(), rules.ids().end()};
+  solver_findallproblemrules(solver_.get(), problem.raw(), rules.raw());
+  std::vector<RuleId> result;
+  for (Id rule : rules.ids()) result.emplace_back(rule);
+  return result;
 }
 
 namespace {
@@ -62,20 +64,20 @@ RuleKind kind_of(int type) {
 
 }  // namespace
 
-std::vector<RuleInfo> Solver::rule_infos(Id rule) {
+std::vector<RuleInfo> Solver::rule_infos(RuleId rule) {
   Queue infos;
-  solver_allruleinfos(solver_.get(), rule, infos.raw());
+  solver_allruleinfos(solver_.get(), rule.raw(), infos.raw());
   std::vector<RuleInfo> result;
   for (std::size_t i = 0; i + 3 < infos.size(); i += 4) {
-    result.push_back(
-        {kind_of(infos[i]), infos[i + 1], infos[i + 2], infos[i + 3], static_cast<int>(infos[i])});
+    const int type = static_cast<int>(infos[i]);
+    result.emplace_back(kind_of(type), type, infos[i + 1], infos[i + 2], infos[i + 3]);
   }
   return result;
 }
 
 std::string Solver::describe(const RuleInfo& info) {
-  return solver_problemruleinfo2str(solver_.get(), static_cast<SolverRuleinfo>(info.raw_type),
-                                    info.source, info.target, info.dep);
+  return solver_problemruleinfo2str(solver_.get(), static_cast<SolverRuleinfo>(info.raw_type_),
+                                    info.source_, info.target_, info.dep_);
 }
 
 Transaction Solver::transaction() { return Transaction(solver_create_transaction(solver_.get())); }

@@ -5,7 +5,8 @@
 #include <vector>
 
 #include "solv/c_api.hpp"
-#include "solv/queue.hpp"
+#include "solv/ids.hpp"
+#include "solv/jobs.hpp"
 #include "solv/transaction.hpp"
 
 namespace bevenv::solver::solv {
@@ -25,18 +26,35 @@ enum class RuleKind {
   other,
 };
 
-struct RuleInfo {
+// One reason libsolv recorded for a rule. What its three ids are depends on the kind: the
+// accessors say which reading applies.
+class RuleInfo {
+ public:
+  RuleInfo(RuleKind rule_kind, int raw_type, Id source, Id target, Id dep)
+      : kind(rule_kind), raw_type_(raw_type), source_(source), target_(target), dep_(dep) {}
+
   RuleKind kind = RuleKind::other;
-  Id source = 0;
-  Id target = 0;
-  Id dep = 0;
-  int raw_type = 0;  // libsolv's own type, for describe()
+
   // Whether it is a rule between packages (its source and target are solvables, not a job).
   bool is_package_rule() const {
     return kind == RuleKind::requires_ || kind == RuleKind::unprovided ||
            kind == RuleKind::conflicts || kind == RuleKind::same_name ||
            kind == RuleKind::other_package_rule;
   }
+  // Package rules: the solvable that requires or conflicts, the other one, the dependency.
+  SolvableId source() const { return SolvableId(source_); }
+  SolvableId target() const { return SolvableId(target_); }
+  DepId dep() const { return DepId(dep_); }
+  // Job rules: the job, and what it selects when that is one solvable (a lock job's).
+  JobId job() const { return JobId(source_); }
+  SolvableId job_solvable() const { return SolvableId(dep_); }
+
+ private:
+  friend class Solver;
+  int raw_type_ = 0;  // libsolv's own type, for describe()
+  Id source_ = 0;
+  Id target_ = 0;
+  Id dep_ = 0;
 };
 
 class Solver {
@@ -48,13 +66,13 @@ class Solver {
 
   void set_flag(int flag, bool value);
   // Returns the number of problems; 0 means the jobs were satisfied.
-  unsigned solve(Queue& jobs);
+  unsigned solve(JobQueue& jobs);
 
-  std::vector<Id> problems();
+  std::vector<ProblemId> problems();
   // Every rule that takes part in `problem`, learnt rules expanded.
-  std::vector<Id> problem_rules(Id problem);
+  std::vector<RuleId> problem_rules(ProblemId problem);
   // All reasons libsolv recorded for one rule (a rule may stem from several dependencies).
-  std::vector<RuleInfo> rule_infos(Id rule);
+  std::vector<RuleInfo> rule_infos(RuleId rule);
   // libsolv's own sentence for a rule, used where bevenv has no better words.
   std::string describe(const RuleInfo& info);
 

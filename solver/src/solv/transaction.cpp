@@ -4,10 +4,12 @@
 
 namespace bevenv::solver::solv {
 
-std::vector<Id> Transaction::installed_result() {
+std::vector<SolvableId> Transaction::installed_result() {
   Queue result;
   transaction_installedresult(transaction_.get(), result.raw());
-  return {result.ids().begin(), result.ids().end()};
+  std::vector<SolvableId> solvables;
+  for (Id p : result.ids()) solvables.emplace_back(p);
+  return solvables;
 }
 
 }  // namespace bevenv::solver::solv

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "solv/c_api.hpp"
+#include "solv/ids.hpp"
 
 namespace bevenv::solver::solv {
 
@@ -12,7 +13,7 @@ class Transaction {
   explicit Transaction(::Transaction* transaction) : transaction_(transaction) {}
 
   // The solvables present once the transaction is applied (kept and newly installed).
-  std::vector<Id> installed_result();
+  std::vector<SolvableId> installed_result();
 
  private:
   struct Free {

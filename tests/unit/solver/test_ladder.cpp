@@ -1,4 +1,4 @@
-// Version ladders (Universe::add_version_ladders) replace libsolv's pairwise "one version per
+// Version ladders (VersionLadders::add) replace libsolv's pairwise "one version per
 // name" rules for names with many versions. The reference is libsolv's own encoding: the same
 // request solved with ladders switched off must give the same answer, and explanations must
 // not show the auxiliary solvables.

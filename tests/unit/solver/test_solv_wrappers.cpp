@@ -1,6 +1,7 @@
 // The private RAII layer over libsolv, exercised against the real library.
 #include <catch2/catch.hpp>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "solv/jobs.hpp"
@@ -10,6 +11,15 @@
 #include "solv/solver.hpp"
 
 using namespace bevenv::solver;
+using namespace bevenv::solver::solv;
+
+// Each kind of id is its own type: a solvable cannot stand where a dependency (or a string) is
+// expected, and a raw libsolv Id becomes one only by an explicit construction.
+static_assert(!std::is_convertible_v<SolvableId, DepId>);
+static_assert(!std::is_convertible_v<DepId, SolvableId>);
+static_assert(!std::is_convertible_v<StringId, DepId>);
+static_assert(!std::is_convertible_v<Id, SolvableId>);
+static_assert(std::is_constructible_v<SolvableId, Id>);
 
 TEST_CASE("Queue grows and reads back", "[solver][solv]") {
   solv::Queue q;
@@ -26,7 +36,7 @@ TEST_CASE("Queue grows and reads back", "[solver][solv]") {
 
 TEST_CASE("Pool interns strings and compares EVRs with dpkg rules", "[solver][solv]") {
   solv::PackagePool pool;
-  const Id a = pool.intern("torch");
+  const StringId a = pool.intern("torch");
   CHECK(pool.intern("torch") == a);
   CHECK(pool.text(a) == "torch");
   CHECK(pool.compare_evr("0:1~a1", "0:1") < 0);    // `~` before the end
@@ -39,10 +49,10 @@ namespace {
 
 struct TinyUniverse {
   solv::PackagePool pool;
-  solv::Queue jobs;
-  std::vector<Id> foo;  // foo 1, 2, 3
-  Id bar = 0;           // bar 1 requires foo "<3" (answered by the namespace resolver)
-  Id foo_below_3 = 0;
+  solv::JobQueue jobs;
+  std::vector<SolvableId> foo;  // foo 1, 2, 3
+  SolvableId bar;               // bar 1 requires foo "<3" (answered by the namespace resolver)
+  DepId foo_below_3;
 
   TinyUniverse() {
     solv::Repo repo = pool.add_repo("test");
@@ -53,8 +63,9 @@ struct TinyUniverse {
     foo_below_3 = pool.namespace_dep(pool.intern("foo <3"));
     repo.add_requirement(bar, foo_below_3);
     repo.internalize();
-    pool.set_namespace_resolver([this](Id argument) {
-      return pool.text(argument) == "foo <3" ? std::vector<Id>{foo[0], foo[1]} : std::vector<Id>{};
+    pool.set_namespace_resolver([this](StringId argument) {
+      return pool.text(argument) == "foo <3" ? std::vector<SolvableId>{foo[0], foo[1]}
+                                             : std::vector<SolvableId>{};
     });
     pool.create_whatprovides();
   }
@@ -64,34 +75,34 @@ struct TinyUniverse {
 
 TEST_CASE("Namespace resolver decides what satisfies a dependency", "[solver][solv]") {
   TinyUniverse u;
-  CHECK(u.pool.whatprovides(u.foo_below_3) == std::vector<Id>{u.foo[0], u.foo[1]});
-  CHECK(u.pool.whatprovides(u.pool.intern("foo")) == u.foo);
+  CHECK(u.pool.whatprovides(u.foo_below_3) == std::vector<SolvableId>{u.foo[0], u.foo[1]});
+  CHECK(u.pool.whatprovides(dep_on_name(u.pool.intern("foo"))) == u.foo);
 }
 
 TEST_CASE("Solver installs the best candidate and the transaction lists it", "[solver][solv]") {
   TinyUniverse u;
-  solv::push_job(u.jobs, solv::JobAction::install, solv::JobSelect::name, u.pool.intern("bar"));
+  u.jobs.add(solv::JobAction::install, u.pool.intern("bar"));
   solv::Solver solver(u.pool);
   REQUIRE(solver.solve(u.jobs) == 0);
-  std::vector<Id> result = solver.transaction().installed_result();
+  std::vector<SolvableId> result = solver.transaction().installed_result();
   std::sort(result.begin(), result.end());
-  CHECK(result == std::vector<Id>{u.foo[1], u.bar});  // foo 2: the best below 3
+  CHECK(result == std::vector<SolvableId>{u.foo[1], u.bar});  // foo 2: the best below 3
 }
 
 TEST_CASE("Solver reports problems and their rules", "[solver][solv]") {
   TinyUniverse u;
-  solv::push_job(u.jobs, solv::JobAction::install, solv::JobSelect::name, u.pool.intern("bar"));
-  solv::push_job(u.jobs, solv::JobAction::install, solv::JobSelect::solvable, u.foo[2]);
+  u.jobs.add(solv::JobAction::install, u.pool.intern("bar"));
+  u.jobs.add(solv::JobAction::install, u.foo[2]);
   solv::Solver solver(u.pool);
   REQUIRE(solver.solve(u.jobs) == 1);
   const auto problems = solver.problems();
   REQUIRE(problems.size() == 1);
   bool saw_requires = false;
   bool saw_same_name = false;
-  for (Id rule : solver.problem_rules(problems[0])) {
+  for (RuleId rule : solver.problem_rules(problems[0])) {
     for (const auto& info : solver.rule_infos(rule)) {
-      saw_requires |= info.kind == solv::RuleKind::requires_ && info.source == u.bar &&
-                      info.dep == u.foo_below_3;
+      saw_requires |= info.kind == solv::RuleKind::requires_ && info.source() == u.bar &&
+                      info.dep() == u.foo_below_3;
       saw_same_name |= info.kind == solv::RuleKind::same_name;
       CHECK_FALSE(solver.describe(info).empty());
     }
