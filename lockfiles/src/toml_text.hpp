@@ -11,7 +11,4 @@ namespace bevenv::lockfiles::detail {
 std::string toml_string(std::string_view text, std::string_view field);
 // A key: bare when it is only ASCII letters, digits, `-` and `_`; quoted otherwise.
 std::string toml_key(std::string_view key, std::string_view field);
-// Whether `text` is well-formed UTF-8 without surrogates or overlong forms.
-bool is_valid_utf8(std::string_view text);
-
 }  // namespace bevenv::lockfiles::detail

@@ -9,6 +9,7 @@
 #include "bevenv/core/error.hpp"
 #include "bevenv/core/marker.hpp"
 #include "bevenv/core/name.hpp"
+#include "bevenv/util/utf8.hpp"
 #include "marker_node.hpp"
 #include "pep508_scan.hpp"
 
@@ -40,24 +41,6 @@ constexpr std::array<std::string_view, 20> kVariableSpellings = {
     "extra",
     "dependency_groups",
 };
-
-void append_utf8(std::string& out, std::uint32_t code_point) {
-  if (code_point < 0x80) {
-    out += static_cast<char>(code_point);
-  } else if (code_point < 0x800) {
-    out += static_cast<char>(0xC0U | (code_point >> 6U));
-    out += static_cast<char>(0x80U | (code_point & 0x3FU));
-  } else if (code_point < 0x10000) {
-    out += static_cast<char>(0xE0U | (code_point >> 12U));
-    out += static_cast<char>(0x80U | ((code_point >> 6U) & 0x3FU));
-    out += static_cast<char>(0x80U | (code_point & 0x3FU));
-  } else {
-    out += static_cast<char>(0xF0U | (code_point >> 18U));
-    out += static_cast<char>(0x80U | ((code_point >> 12U) & 0x3FU));
-    out += static_cast<char>(0x80U | ((code_point >> 6U) & 0x3FU));
-    out += static_cast<char>(0x80U | (code_point & 0x3FU));
-  }
-}
 
 int hex_value(char c) {
   if (c >= '0' && c <= '9') return c - '0';
@@ -293,7 +276,7 @@ class MarkerParser {
         code_point = code_point * 8 + static_cast<std::uint32_t>(text_[last + 1] - '0');
         ++last;
       }
-      append_utf8(value, code_point);
+      util::append_utf8(value, code_point);
       return last;
     }
     // Python keeps unknown escapes as written.
@@ -315,7 +298,7 @@ class MarkerParser {
       code_point = code_point * 16 + static_cast<std::uint32_t>(digit);
     }
     if (code_point > 0x10FFFF) return fail(at, "escape names a character beyond U+10FFFF");
-    append_utf8(value, code_point);
+    util::append_utf8(value, code_point);
     return at + 1 + digits;
   }
 

@@ -1,38 +1,8 @@
 #include "pep440_text.hpp"
 
+#include "bevenv/util/utf8.hpp"
+
 namespace bevenv::core::pep440 {
-namespace {
-
-struct Decoded {
-  std::uint32_t code_point = 0;
-  std::size_t length = 1;
-};
-
-// Invalid or truncated sequences decode as a single byte that is no whitespace.
-Decoded decode(std::string_view text, std::size_t pos) {
-  const auto lead = static_cast<unsigned char>(text[pos]);
-  std::size_t length = 1;
-  std::uint32_t value = lead;
-  if (lead >= 0xF0 && lead < 0xF8) {
-    length = 4;
-    value = lead & 0x07U;
-  } else if (lead >= 0xE0) {
-    length = 3;
-    value = lead & 0x0FU;
-  } else if (lead >= 0xC0) {
-    length = 2;
-    value = lead & 0x1FU;
-  } else {
-    return {lead, 1};
-  }
-  if (lead >= 0xF8 || pos + length > text.size()) return {0xFFFD, 1};
-  for (std::size_t i = 1; i < length; ++i) {
-    const auto next = static_cast<unsigned char>(text[pos + i]);
-    if ((next & 0xC0U) != 0x80U) return {0xFFFD, 1};
-    value = (value << 6U) | (next & 0x3FU);
-  }
-  return {value, length};
-}
 
 bool is_python_space(std::uint32_t c) {
   if ((c >= 0x09 && c <= 0x0D) || (c >= 0x1C && c <= 0x20)) return true;
@@ -41,11 +11,9 @@ bool is_python_space(std::uint32_t c) {
          c == 0x2029 || c == 0x202F || c == 0x205F || c == 0x3000;
 }
 
-}  // namespace
-
 std::size_t space_length(std::string_view text, std::size_t pos) {
   if (pos >= text.size()) return 0;
-  const Decoded d = decode(text, pos);
+  const util::Utf8Char d = util::decode_utf8(text, pos);
   return is_python_space(d.code_point) ? d.length : 0;
 }
 
@@ -60,7 +28,7 @@ std::size_t trim_end(std::string_view text, std::size_t begin) {
   while (pos < text.size()) {
     const std::size_t n = space_length(text, pos);
     if (n == 0) {
-      pos += decode(text, pos).length;
+      pos += util::decode_utf8(text, pos).length;
       end = pos;
     } else {
       pos += n;
@@ -74,7 +42,7 @@ ParseError to_parse_error(std::string_view text, const ErrorAt& error) {
   std::size_t column = 1;
   std::size_t pos = 0;
   while (pos < error.offset && pos < text.size()) {
-    pos += decode(text, pos).length;
+    pos += util::decode_utf8(text, pos).length;
     ++column;
   }
   return ParseError{error.message, column};
@@ -83,7 +51,7 @@ ParseError to_parse_error(std::string_view text, const ErrorAt& error) {
 std::string describe_char_at(std::string_view text, std::size_t pos) {
   if (pos >= text.size()) return "the end of the text";
   if (space_length(text, pos) != 0) return "a space";
-  const Decoded d = decode(text, pos);
+  const util::Utf8Char d = util::decode_utf8(text, pos);
   return "`" + std::string(text.substr(pos, d.length)) + "`";
 }
 

@@ -11,6 +11,8 @@
 
 namespace bevenv::core::pep440 {
 
+// Whether str.isspace() holds for the character `c`.
+bool is_python_space(std::uint32_t c);
 // Byte length of the Python whitespace character at `pos`, 0 if there is none.
 std::size_t space_length(std::string_view text, std::size_t pos);
 std::size_t skip_spaces(std::string_view text, std::size_t pos);

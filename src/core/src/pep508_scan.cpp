@@ -3,50 +3,14 @@
 #include <array>
 #include <cstdint>
 
+#include "bevenv/util/utf8.hpp"
+#include "pep440_text.hpp"
+
 namespace bevenv::core::pep508 {
 namespace {
 
-struct Decoded {
-  std::uint32_t code_point = 0;
-  std::size_t length = 1;
-  bool valid = false;
-};
-
 unsigned char byte_at(std::string_view text, std::size_t pos) {
   return static_cast<unsigned char>(text[pos]);
-}
-
-Decoded decode(std::string_view text, std::size_t pos) {
-  const unsigned char lead = byte_at(text, pos);
-  if (lead < 0x80) return {lead, 1, true};
-  std::size_t length = 0;
-  std::uint32_t code_point = 0;
-  if ((lead & 0xE0U) == 0xC0U) {
-    length = 2;
-    code_point = lead & 0x1FU;
-  } else if ((lead & 0xF0U) == 0xE0U) {
-    length = 3;
-    code_point = lead & 0x0FU;
-  } else if ((lead & 0xF8U) == 0xF0U) {
-    length = 4;
-    code_point = lead & 0x07U;
-  } else {
-    return {lead, 1, false};
-  }
-  if (pos + length > text.size()) return {lead, 1, false};
-  for (std::size_t i = 1; i < length; ++i) {
-    const unsigned char next = byte_at(text, pos + i);
-    if ((next & 0xC0U) != 0x80U) return {lead, 1, false};
-    code_point = (code_point << 6U) | (next & 0x3FU);
-  }
-  return {code_point, length, true};
-}
-
-bool is_python_space(std::uint32_t c) {
-  if (c == ' ' || (c >= 0x09 && c <= 0x0D) || (c >= 0x1C && c <= 0x1F)) return true;
-  if (c < 0x80) return false;
-  return c == 0x85 || c == 0xA0 || c == 0x1680 || (c >= 0x2000 && c <= 0x200A) || c == 0x2028 ||
-         c == 0x2029 || c == 0x202F || c == 0x205F || c == 0x3000;
 }
 
 bool is_ascii_alnum(unsigned char c) {
@@ -57,7 +21,7 @@ bool is_ascii_alnum(unsigned char c) {
 // below hold punctuation, symbols and spaces; everything else is treated as a letter.
 bool is_word_code_point(std::uint32_t c) {
   if (c < 0x80) return is_ascii_alnum(static_cast<unsigned char>(c)) || c == '_';
-  if (is_python_space(c)) return false;
+  if (pep440::is_python_space(c)) return false;
   if (c >= 0x80 && c <= 0xBF) {
     return c == 0xAA || c == 0xB2 || c == 0xB3 || c == 0xB5 || c == 0xB9 || c == 0xBA ||
            c == 0xBC || c == 0xBD || c == 0xBE;
@@ -74,7 +38,7 @@ bool is_word_code_point(std::uint32_t c) {
 
 bool word_char_at(std::string_view text, std::size_t pos) {
   if (pos >= text.size()) return false;
-  const Decoded d = decode(text, pos);
+  const util::Utf8Char d = util::decode_utf8(text, pos);
   return d.valid && is_word_code_point(d.code_point);
 }
 
@@ -83,7 +47,7 @@ std::size_t previous_char_start(std::string_view text, std::size_t pos) {
   std::size_t start = pos - 1;
   const std::size_t limit = pos >= 4 ? pos - 4 : 0;
   while (start > limit && (byte_at(text, start) & 0xC0U) == 0x80U) --start;
-  if (decode(text, start).length == pos - start) return start;
+  if (util::decode_utf8(text, start).length == pos - start) return start;
   return pos - 1;
 }
 
@@ -166,12 +130,14 @@ enum class OperatorKind { arbitrary, equality, compatible, ordered };
 
 }  // namespace
 
-std::size_t char_length(std::string_view text, std::size_t pos) { return decode(text, pos).length; }
+std::size_t char_length(std::string_view text, std::size_t pos) {
+  return util::decode_utf8(text, pos).length;
+}
 
 std::size_t python_space_length(std::string_view text, std::size_t pos) {
   if (pos >= text.size()) return 0;
-  const Decoded d = decode(text, pos);
-  return d.valid && is_python_space(d.code_point) ? d.length : 0;
+  const util::Utf8Char d = util::decode_utf8(text, pos);
+  return d.valid && pep440::is_python_space(d.code_point) ? d.length : 0;
 }
 
 std::size_t skip_python_spaces(std::string_view text, std::size_t pos) {
