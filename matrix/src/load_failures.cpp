@@ -61,39 +61,37 @@ bool read_condition(const toml::table& table, std::string context, const FileCon
 }
 
 // A regex the scanner could not compile would fail every `doctor --log`: refuse it here.
-void read_patterns(TableReader& reader, const FileContext& file, Failure& failure) {
-  const auto entries = reader.tables("patterns");
-  for (std::size_t i = 0; i < entries.size(); ++i) {
-    const std::string context = "failure.patterns[" + std::to_string(i) + "]";
-    TableReader pattern(*entries[i], context, file);
+void read_patterns(TableReader& reader, Failure& failure) {
+  reader.each_table("patterns", [&](TableReader& pattern) {
     LogSignature signature;
     signature.literal = pattern.string("literal").value_or("");
     signature.regex = pattern.string("regex").value_or("");
     pattern.finish();
-    if (!pattern.ok()) continue;
+    if (!pattern.ok()) return;
     if (signature.literal.empty() && signature.regex.empty()) {
-      pattern.file_error(pattern.position(), "`" + context + "`: needs `literal` or `regex`");
-      continue;
+      pattern.file_error(pattern.position(),
+                         "`" + pattern.context() + "`: needs `literal` or `regex`");
+      return;
     }
     if (!signature.regex.empty()) {
       try {
         const std::regex compiled(signature.regex);
       } catch (const std::regex_error& error) {
-        pattern.file_error(
-            pattern.position("regex"),
-            "`" + context + ".regex`: not a valid ECMAScript regex (" + error.what() + ")");
-        continue;
+        pattern.file_error(pattern.position("regex"),
+                           "`" + pattern.context() + ".regex`: not a valid ECMAScript regex (" +
+                               error.what() + ")");
+        return;
       }
     }
     failure.patterns.push_back(std::move(signature));
-  }
+  });
 }
 
 void read_fixes(TableReader& reader, const FileContext& file, Failure& failure) {
-  const auto entries = reader.tables("fixes");
-  for (std::size_t i = 0; i < entries.size(); ++i) {
-    const std::string context = "failure.fixes[" + std::to_string(i) + "]";
-    TableReader fix_reader(*entries[i], context, file);
+  std::size_t entries = 0;
+  reader.each_table("fixes", [&](TableReader& fix_reader) {
+    ++entries;
+    const std::string& context = fix_reader.context();
     FailureFix fix;
     bool when_ok = true;
     if (const toml::table* when = fix_reader.table("when")) {
@@ -116,11 +114,11 @@ void read_fixes(TableReader& reader, const FileContext& file, Failure& failure) 
                                 "(`{sm}`: lower-case letters and `_`)");
     }
     fix_reader.finish();
-    if (!fix_reader.ok() || !when_ok || !text) continue;
+    if (!fix_reader.ok() || !when_ok || !text) return;
     fix.text = *text;
     failure.fixes.push_back(std::move(fix));
-  }
-  if (reader.has("fixes") && entries.empty()) {
+  });
+  if (reader.has("fixes") && entries == 0) {
     reader.file_error(reader.position("fixes"), "`failure.fixes`: needs at least one fix");
   }
 }
@@ -162,21 +160,19 @@ void read_failures(const toml::node& node, const FileContext& file, std::size_t 
     if (const toml::table* applies = reader.table("applies")) {
       applies_ok = read_condition(*applies, "failure.applies", file, failure.applies);
     }
-    const auto any = reader.tables("applies_any");
-    for (std::size_t i = 0; i < any.size(); ++i) {
-      const std::string context = "failure.applies_any[" + std::to_string(i) + "]";
+    reader.each_table("applies_any", [&](const TableReader& any) {
       EnvCondition condition;
-      if (!read_condition(*any[i], context, file, condition)) {
+      if (!read_condition(any.table(), any.context(), file, condition)) {
         applies_ok = false;
       } else if (condition.empty()) {
         reader.file_error(reader.position("applies_any"),
-                          "`" + context + "`: needs `python` or `packages`");
+                          "`" + any.context() + "`: needs `python` or `packages`");
         applies_ok = false;
       } else {
         failure.applies_any.push_back(std::move(condition));
       }
-    }
-    read_patterns(reader, file, failure);
+    });
+    read_patterns(reader, failure);
     if (!reader.has("fixes")) {
       reader.file_error(reader.position(), "`failure`: missing required key `fixes`");
     }

@@ -57,10 +57,8 @@ void check_sha256(TableReader& reader, const PackageVersion& record) {
 }
 
 // `artifacts = [{ filename, url, sha256, size }]`: the generated layer's files of a release.
-void read_artifacts(TableReader& reader, const FileContext& file, PackageVersion& record) {
-  const auto tables = reader.tables("artifacts");
-  for (std::size_t i = 0; i < tables.size(); ++i) {
-    TableReader entry(*tables[i], reader.context() + ".artifacts[" + std::to_string(i) + "]", file);
+void read_artifacts(TableReader& reader, PackageVersion& record) {
+  reader.each_table("artifacts", [&](TableReader& entry) {
     Artifact artifact;
     const auto filename = entry.string("filename", true);
     const auto url = entry.string("url", true);
@@ -75,13 +73,13 @@ void read_artifacts(TableReader& reader, const FileContext& file, PackageVersion
       entry.file_error(entry.position("size"),
                        "`" + entry.context() + ".size`: expected a size in bytes (0 or more)");
     }
-    if (!filename || !url || !sha || !entry.ok()) continue;
+    if (!filename || !url || !sha || !entry.ok()) return;
     artifact.filename = *filename;
     artifact.url = *url;
     artifact.sha256 = *sha;
     if (size) artifact.size = static_cast<std::uint64_t>(*size);
     record.artifacts.push_back(std::move(artifact));
-  }
+  });
   std::sort(record.artifacts.begin(), record.artifacts.end(),
             [](const Artifact& a, const Artifact& b) { return a.filename < b.filename; });
 }
@@ -144,7 +142,7 @@ void read_packages(const toml::node& node, const FileContext& file, std::size_t 
     const auto version = reader.version("version", true);
     const std::string label = name ? *name + (version ? " " + version->to_string() : "") : "";
     read_common(reader, base, label);
-    read_artifacts(reader, file, base);
+    read_artifacts(reader, base);
     read_provenance(reader, file, base);
     if (auto build = reader.choice("build", kBuildKinds, "wheel")) {
       base.build = to_build_kind(*build);

@@ -49,6 +49,15 @@ class TableReader {
   std::optional<bool> boolean(std::string_view key, bool required = false);
   const toml::table* table(std::string_view key, bool required = false);
   std::vector<const toml::table*> tables(std::string_view key);  // array of tables
+  // `visit(reader)` for each table of the array `key`, its reader named `CONTEXT.key[i]`.
+  template <class Visit>
+  void each_table(std::string_view key, Visit visit) {
+    const auto entries = tables(key);
+    for (std::size_t i = 0; i < entries.size(); ++i) {
+      TableReader entry(*entries[i], field(key) + "[" + std::to_string(i) + "]", file_);
+      visit(entry);
+    }
+  }
   std::optional<std::map<std::string, std::string, std::less<>>> string_map(std::string_view key);
 
   std::optional<core::Version> version(std::string_view key, bool required = false);

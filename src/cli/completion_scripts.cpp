@@ -106,7 +106,22 @@ std::string tables(const Command& root) {
                options);
 }
 
-constexpr const char* kBashMain = R"(_bevenv() {
+// The walk over the words before the cursor, the same in both shells once a word that belongs
+// to a pending option is dealt with: an option may take the next word, a command moves `cmd`,
+// anything else is the next positional slot.
+constexpr const char* kWalkRest = R"(    elif [[ $word == -* ]]; then
+      pending=
+      _bevenv_value_of "$cmd $word" && pending=$word
+    elif _bevenv_child "$cmd $word"; then
+      cmd=$_bevenv_r slot=0
+    else
+      slot=$((slot + 1))
+    fi
+  done
+  if [[ -n $pending && $cur != -* ]]; then
+)";
+
+constexpr const char* kBashHead = R"(_bevenv() {
   local cur=${COMP_WORDS[COMP_CWORD]} cmd=bevenv word pending= slot=0 i _bevenv_r _bevenv_k
   local -a _bevenv_a
   COMPREPLY=()
@@ -117,17 +132,9 @@ constexpr const char* kBashMain = R"(_bevenv() {
     if [[ -n $pending && $word != -* ]]; then
       # bash splits `--opt=value` at `=`: the value is the word after the `=`.
       [[ $word == = ]] || pending=
-    elif [[ $word == -* ]]; then
-      pending=
-      _bevenv_value_of "$cmd $word" && pending=$word
-    elif _bevenv_child "$cmd $word"; then
-      cmd=$_bevenv_r slot=0
-    else
-      slot=$((slot + 1))
-    fi
-  done
-  if [[ -n $pending && $cur != -* ]]; then
-    [[ $cur == = ]] && cur=
+)";
+
+constexpr const char* kBashTail = R"(    [[ $cur == = ]] && cur=
     _bevenv_reply "$cmd $pending" "$cur"
   elif [[ $cur == -* ]]; then
     _bevenv_options "$cmd" && _bevenv_reply_names "$cur"
@@ -164,7 +171,7 @@ complete -F _bevenv bevenv
 )";
 
 // zsh does not split at `=`, and `path` is its $PATH array: the walk says `cmd`.
-constexpr const char* kZshMain = R"(_bevenv() {
+constexpr const char* kZshHead = R"(_bevenv() {
   local cur=${words[CURRENT]} cmd=bevenv word pending= slot=0 i _bevenv_r _bevenv_k
   local -a _bevenv_a
   for ((i = 2; i < CURRENT; i++)); do
@@ -173,17 +180,9 @@ constexpr const char* kZshMain = R"(_bevenv() {
       pending=
     elif [[ $word == -*=* ]]; then
       pending=
-    elif [[ $word == -* ]]; then
-      pending=
-      _bevenv_value_of "$cmd $word" && pending=$word
-    elif _bevenv_child "$cmd $word"; then
-      cmd=$_bevenv_r slot=0
-    else
-      slot=$((slot + 1))
-    fi
-  done
-  if [[ -n $pending && $cur != -* ]]; then
-    _bevenv_reply "$cmd $pending"
+)";
+
+constexpr const char* kZshTail = R"(    _bevenv_reply "$cmd $pending"
   elif [[ $cur == -*=* ]]; then
     word=${cur%%=*}
     compset -P '*='
@@ -226,12 +225,12 @@ std::string header(const std::string& shell, const std::string& install) {
 std::string render_bash(const Command& root) {
   return header("bash",
                 "bevenv completions bash > ~/.local/share/bash-completion/completions/bevenv") +
-         tables(root) + kBashMain;
+         tables(root) + kBashHead + kWalkRest + kBashTail;
 }
 
 std::string render_zsh(const Command& root) {
   return "#compdef bevenv\n" + header("zsh", "bevenv completions zsh > \"${fpath[1]}/_bevenv\"") +
-         tables(root) + kZshMain;
+         tables(root) + kZshHead + kWalkRest + kZshTail;
 }
 
 }  // namespace bevenv::cli::completion
