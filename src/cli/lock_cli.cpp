@@ -51,6 +51,8 @@ void add_lock_commands(CLI::App& root, const GlobalOptions& global, Action& acti
       ->type_name("URL|DIR");
   lock->add_flag("--offline", lock_options->offline, "Use only the download cache");
   lock->add_flag("--no-index", lock_options->no_index, "Ignore indexes; use --find-links only");
+  lock->add_flag("--read-all-metadata", lock_options->read_all_metadata,
+                 "Read every candidate's metadata before solving (slower; the same lock)");
   lock->callback([&global, &action, lock_options, project, output, requirements_file] {
     if (!project->empty()) lock_options->project_file = *project;
     if (!output->empty()) lock_options->output = *output;

@@ -2,10 +2,13 @@
 """Compares `bevenv lock` with pip's resolver on random package universes, through the CLI.
 
 Usage: lock_agreement.py BEVENV [--cases N] [--seed S] [--jobs J] [--keep DIR]
+                         [--via matrix|index]
 
 Each case is a random universe written twice (bench/universes.py): as a matrix overlay for
 `bevenv --matrix DIR lock --require ...`, and as a find-links directory of metadata-only wheels
-for `pip install --dry-run --report - --no-index --find-links DIR`. Versions are final releases
+for `pip install --dry-run --report - --no-index --find-links DIR`. `--via index` locks
+from the wheels instead (`bevenv lock --no-index --find-links DIR`): the index stage, whose
+metadata is read as solves choose releases. Versions are final releases
 (post-releases included), so pre-release policy, where pip versions differ, is out of play.
 Every requirement a record declares matches some version of its target (the matrix loader
 insists on it); roots may match nothing.
@@ -82,9 +85,13 @@ def read_lockfile(path):
     return solution, duplicates
 
 
-def run_bevenv(binary, work, roots):
-    command = [binary, "-q", "--matrix", os.path.join(work, "overlay"), "lock", "-o",
-               "case.lock"]
+def run_bevenv(binary, work, roots, via):
+    if via == "index":  # the index stage: listings and lazily read metadata of the wheels
+        command = [binary, "-q", "lock", "--no-index", "--find-links",
+                   os.path.join(work, "wheels"), "-o", "case.lock"]
+    else:
+        command = [binary, "-q", "--matrix", os.path.join(work, "overlay"), "lock", "-o",
+                   "case.lock"]
     for name, spec in roots:
         command += ["--require", f"{name}{spec}"]
     done = subprocess.run(command, cwd=work, capture_output=True, text=True, timeout=120)
@@ -95,7 +102,7 @@ def run_bevenv(binary, work, roots):
     return read_lockfile(os.path.join(work, "case.lock"))
 
 
-def run_case(binary, seed, keep):
+def run_case(binary, seed, keep, via):
     rng = random.Random(seed)
     packages, roots = random_universe(rng)
     detail = {"seed": seed, "roots": roots,
@@ -106,7 +113,7 @@ def run_case(binary, seed, keep):
         universes.write_overlay(os.path.join(work, "overlay"), packages)
         universes.write_find_links(os.path.join(work, "wheels"), packages)
         try:
-            ours, duplicates = run_bevenv(binary, work, roots)
+            ours, duplicates = run_bevenv(binary, work, roots, via)
         except (RuntimeError, subprocess.TimeoutExpired) as e:
             detail["error"] = str(e)
             return "bevenv error", detail
@@ -139,12 +146,14 @@ def main():
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--keep", help="keep each case's overlay, wheels and lockfile here")
+    parser.add_argument("--via", choices=("matrix", "index"), default="matrix",
+                        help="lock from the overlay, or from the wheels with --find-links")
     args = parser.parse_args()
     binary = os.path.abspath(args.bevenv)
     counts = {}
     failures = []
     with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
-        futures = [pool.submit(run_case, binary, args.seed + i, args.keep)
+        futures = [pool.submit(run_case, binary, args.seed + i, args.keep, args.via)
                    for i in range(args.cases)]
         for future in concurrent.futures.as_completed(futures):
             outcome, detail = future.result()

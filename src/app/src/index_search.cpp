@@ -105,17 +105,14 @@ core::Expected<index::CoreMetadata, std::string> taken(
   return core::unexpected(std::string("the source read no metadata"));
 }
 
-// The generated-layer record of an uncurated release, as its metadata describes it.
+// The record of an uncurated release before its metadata is read: where it comes from and its
+// file; what it needs is filled in by fill_from_metadata().
 matrix::PackageVersion release_record(const std::string& name, const core::Version& version,
                                       const index::Artifact& artifact,
-                                      const index::CoreMetadata& metadata,
-                                      const index::Source& source,
-                                      std::vector<core::Requirement> requirements) {
+                                      const index::Source& source) {
   matrix::PackageVersion build;
   build.name = name;
   build.version = version;
-  build.requirements = std::move(requirements);
-  build.python = metadata.requires_python;
   if (source.kind == index::SourceKind::index)
     build.index_url = source.location;
   else
@@ -124,22 +121,21 @@ matrix::PackageVersion release_record(const std::string& name, const core::Versi
   build.sha256 = artifact.sha256;
   build.build = artifact.kind == index::ArtifactKind::wheel ? matrix::BuildKind::wheel
                                                             : matrix::BuildKind::sdist;
-  build.deps_complete = true;
-  build.sources = {"metadata of `" + artifact.filename + "`"};
+  build.deps_complete = false;
   return build;
 }
 
-solver::PackageRecord solver_record(const matrix::PackageVersion& build,
-                                    const index::Source& source) {
-  solver::PackageRecord record;
-  record.name = build.name;
-  record.version = build.version;
-  record.source = source.location;
-  const std::string self = build.name + " " + build.version.to_string();
-  for (const auto& r : build.requirements) {
-    record.requirements.push_back({r.normalized_name(), r.specifier, self});
-  }
-  return record;
+void fill_from_metadata(matrix::PackageVersion& build, const index::Artifact& artifact,
+                        const index::CoreMetadata& metadata,
+                        std::vector<core::Requirement> requirements) {
+  build.requirements = std::move(requirements);
+  build.python = metadata.requires_python;
+  build.deps_complete = true;
+  build.sources = {"metadata of `" + artifact.filename + "`"};
+}
+
+std::string self_of(const std::string& name, const core::Version& version) {
+  return name + " " + version.to_string();
 }
 
 }  // namespace
@@ -175,37 +171,88 @@ void IndexSearch::ask_for_roots() {
 }
 
 void IndexSearch::run() {
-  ask_for_roots();
-  while (!frontier_.empty()) run_round();
+  if (!std::exchange(started_, true)) ask_for_roots();
+  while (!frontier_.empty()) run_round(true);
 }
 
-void IndexSearch::run_round() {
+void IndexSearch::discover() {
+  if (!std::exchange(started_, true)) ask_for_roots();
+  while (!frontier_.empty()) run_round(false);
+}
+
+bool IndexSearch::read_chosen(const solver::Solution& solution) {
+  std::vector<CandidateKey> keys;
+  std::vector<CompletionTarget> targets;
+  for (const auto& chosen : solution.packages) {
+    if (const auto it = candidate_of_.find(chosen.record); it != candidate_of_.end()) {
+      const Candidate& c = candidates_.at(it->second.first).at(it->second.second);
+      if (!c.metadata && !c.skipped) keys.push_back(it->second);
+    } else if (const auto open = incomplete_.find(chosen.record); open != incomplete_.end()) {
+      targets.push_back(open->second);
+      incomplete_.erase(open);
+    }
+  }
+  if (keys.empty() && targets.empty()) keys = passed_over(solution);
+  if (keys.empty() && targets.empty()) return false;
+  read(keys, std::move(targets));
+  discover();
+  return true;
+}
+
+// The unread candidates newer than the chosen release of each chosen package: the solver passed
+// over them, and what they need may be why.
+std::vector<IndexSearch::CandidateKey> IndexSearch::passed_over(
+    const solver::Solution& solution) const {
+  std::vector<CandidateKey> out;
+  for (const auto& chosen : solution.packages) {
+    const auto it = candidates_.find(chosen.name);
+    if (it == candidates_.end()) continue;
+    for (auto c = it->second.upper_bound(chosen.version); c != it->second.end(); ++c) {
+      if (!c->second.metadata && !c->second.skipped) out.emplace_back(chosen.name, c->first);
+    }
+  }
+  return out;
+}
+
+bool IndexSearch::read_all() {
+  std::vector<CandidateKey> keys = unread();
+  std::vector<CompletionTarget> targets;
+  for (auto& [record, target] : std::exchange(incomplete_, {})) targets.push_back(target);
+  if (keys.empty() && targets.empty()) return false;
+  read(keys, std::move(targets));
+  run();
+  return true;
+}
+
+void IndexSearch::finish() {
+  session_.skipped.insert(session_.skipped.end(), skipped_.begin(), skipped_.end());
+}
+
+std::vector<IndexSearch::CandidateKey> IndexSearch::unread() const {
+  std::vector<CandidateKey> out;
+  for (const auto& [name, versions] : candidates_) {
+    for (const auto& [version, c] : versions) {
+      if (!c.metadata && !c.skipped) out.emplace_back(name, version);
+    }
+  }
+  return out;
+}
+
+// One breadth-first step: curated packages ask for what their records need, uncurated ones are
+// listed and their new candidates become records; the eager search reads those at once.
+void IndexSearch::run_round(bool read_candidates) {
   const std::vector<std::string> uncurated = visit(std::exchange(frontier_, {}));
   list_missing(session_, uncurated);
-  const std::vector<Completion> completions = plan_completions();
-  std::vector<std::string> reexpand;  // read already, asked for more extras
-  std::vector<PendingRead> pending = plan_reads(uncurated, reexpand);
-
-  std::vector<index::Artifact> completing, reading;
-  for (const auto& c : completions) completing.push_back(c.artifact);
-  for (const auto& p : pending) reading.push_back(p.artifact);
-  auto completed = source_.metadata(completing, index::MetadataCost::cheap_only);
-  auto read = source_.metadata(reading, index::MetadataCost::any);
-  complete_curated(completions, completed);
-  keep_reads(pending, read);
-
-  // Uncurated packages: their metadata says what they need, with the extras asked of them.
-  for (const auto& name : reexpand) {
-    for (const auto& [version, release] : read_.at(name)) expand(name, release);
-  }
-  for (const auto& p : pending) {
-    const auto& have = read_[p.name];
-    if (const auto it = have.find(p.version); it != have.end()) expand(p.name, it->second);
-  }
+  std::vector<CandidateKey> admitted;
+  admit(uncurated, admitted);
+  if (!read_candidates) return;
+  std::vector<CompletionTarget> targets;
+  for (auto& [record, target] : std::exchange(incomplete_, {})) targets.push_back(target);
+  read(admitted, std::move(targets));
 }
 
 // Curated packages: their matrix records say what they need; records whose list is not complete
-// are completed from their metadata this round. Returns the uncurated packages of the round.
+// wait to be completed from their metadata. Returns the uncurated packages of the round.
 std::vector<std::string> IndexSearch::visit(const std::set<std::string>& round) {
   std::vector<std::string> uncurated;
   for (const auto& name : round) {
@@ -220,23 +267,85 @@ std::vector<std::string> IndexSearch::visit(const std::set<std::string>& round) 
       const auto it = translation_.records.find(id);
       if (it != translation_.records.end() && !it->second->deps_complete &&
           it->second->build != matrix::BuildKind::source) {
-        to_complete_.push_back({name, id, it->second});
+        incomplete_[id] = {name, id, it->second};
       }
     }
   }
   return uncurated;
 }
 
+// New candidates of each uncurated package become records; releases read before are expanded
+// again when more extras were asked of their package since.
+void IndexSearch::admit(const std::vector<std::string>& uncurated,
+                        std::vector<CandidateKey>& admitted) {
+  for (const auto& name : uncurated) {
+    const index::Listing& listing = listing_with_source(session_, name);
+    auto [it, inserted] = releases_.try_emplace(name);
+    if (inserted) it->second = releases_of(listing, ranking_, inputs_.target.python);
+    Wanted& w = wanted_.at(name);
+    w.prereleases = w.prereleases || translation_.request.allow_prereleases ||
+                    translation_.request.allow_prereleases_for.count(name) > 0;
+    auto& have = candidates_[name];
+    if (w.extras.size() != std::exchange(w.extras_expanded, w.extras.size())) {
+      for (auto& [version, candidate] : have) {
+        if (candidate.metadata) expand(name, candidate);
+      }
+    }
+    for (const std::size_t i :
+         candidates(it->second, w.root_specifiers, w.specifiers, w.prereleases)) {
+      if (have.count(it->second[i].first) > 0) continue;
+      admit_release(name, it->second[i]);
+      admitted.emplace_back(name, it->second[i].first);
+    }
+  }
+}
+
+void IndexSearch::admit_release(const std::string& name, const Release& release) {
+  const auto& [version, artifact] = release;
+  const index::Source& source = *session_.listings.at(name).source;
+  session_.fetched.push_back(release_record(name, version, *artifact, source));
+  matrix::PackageVersion& build = session_.fetched.back();
+  solver::PackageRecord record;
+  record.name = name;
+  record.version = version;
+  record.source = source.location;
+  const solver::RecordId id = translation_.database.add(std::move(record));
+  translation_.records[id] = &build;
+  candidate_of_[id] = {name, version};
+  Candidate& c = candidates_[name][version];
+  c.record = id;
+  c.build = &build;
+  c.artifact = *artifact;
+}
+
+// One batch: curated records' completions (cheap reads only) and candidates' metadata.
+void IndexSearch::read(const std::vector<CandidateKey>& keys,
+                       std::vector<CompletionTarget> targets) {
+  const std::vector<Completion> completions = plan_completions(std::move(targets));
+  std::vector<index::Artifact> completing, reading;
+  for (const auto& c : completions) completing.push_back(c.artifact);
+  for (const auto& [name, version] : keys)
+    reading.push_back(candidates_.at(name).at(version).artifact);
+  auto completed = source_.metadata(completing, index::MetadataCost::cheap_only);
+  auto reads = source_.metadata(reading, index::MetadataCost::any);
+  complete_curated(completions, completed);
+  for (std::size_t i = 0; i < keys.size(); ++i) {
+    const auto& [name, version] = keys[i];
+    keep_read(candidates_.at(name).at(version), keys[i], taken(reads[i]));
+  }
+}
+
 // The wheel of each record's version that fits the target. A source that cannot be read leaves
 // the record as the matrix has it; attach_artifacts() reports the source if the package is
 // chosen. Where the wheel's metadata would cost a whole download (a server that ignores ranges,
 // in front of multi-gigabyte torch wheels), the read is `cheap_only` and the list stands.
-std::vector<IndexSearch::Completion> IndexSearch::plan_completions() {
+std::vector<IndexSearch::Completion> IndexSearch::plan_completions(
+    std::vector<CompletionTarget> targets) {
   std::vector<std::string> names;
-  for (const auto& t : to_complete_) names.push_back(t.name);
+  for (const auto& t : targets) names.push_back(t.name);
   list_readable(session_, names);
   std::vector<Completion> out;
-  for (const auto& t : std::exchange(to_complete_, {})) {
+  for (const auto& t : targets) {
     const auto listed = session_.listings.find(t.name);
     if (listed == session_.listings.end() || !listed->second.source) continue;
     const auto version = core::Version::parse(t.build->install_version());
@@ -248,30 +357,6 @@ std::vector<IndexSearch::Completion> IndexSearch::plan_completions() {
     const index::Artifact* best = best_artifact(files, ranking_, inputs_.target.python);
     if (best == nullptr || best->kind != index::ArtifactKind::wheel) continue;
     out.push_back({t.name, t.record, *best});
-  }
-  return out;
-}
-
-// The candidates of each uncurated package not read yet; `reexpand` gets the packages read
-// before that were asked for more extras since.
-std::vector<IndexSearch::PendingRead> IndexSearch::plan_reads(
-    const std::vector<std::string>& uncurated, std::vector<std::string>& reexpand) {
-  std::vector<PendingRead> out;
-  for (const auto& name : uncurated) {
-    const index::Listing& listing = listing_with_source(session_, name);
-    auto [it, inserted] = releases_.try_emplace(name);
-    if (inserted) it->second = releases_of(listing, ranking_, inputs_.target.python);
-    Wanted& w = wanted_.at(name);
-    w.prereleases = w.prereleases || translation_.request.allow_prereleases ||
-                    translation_.request.allow_prereleases_for.count(name) > 0;
-    const auto& have = read_[name];
-    if (!have.empty() && w.extras.size() != w.extras_expanded) reexpand.push_back(name);
-    w.extras_expanded = w.extras.size();
-    for (const std::size_t i :
-         candidates(it->second, w.root_specifiers, w.specifiers, w.prereleases)) {
-      const auto& [version, artifact] = it->second[i];
-      if (have.count(version) == 0) out.push_back({name, version, *artifact});
-    }
   }
   return out;
 }
@@ -290,61 +375,56 @@ void IndexSearch::complete_curated(const std::vector<Completion>& completions,
     }
     std::set<std::string> spoken;
     for (const auto& d : translation_.database.record(c.record).requirements) spoken.insert(d.name);
+    std::vector<solver::Dependency> gained;
     for (const auto& r : applicable(*read, c.name)) {
       const std::string dep = r.normalized_name();
       if (spoken.count(dep) > 0 || is_virtual(dep)) continue;
-      gained_[c.record].push_back({dep, r.specifier, "metadata of `" + c.artifact.filename + "`"});
+      gained.push_back({dep, r.specifier, "metadata of `" + c.artifact.filename + "`"});
       ask(dep, r.specifier, r.extras, false);
     }
+    translation_.database.add_requirements(c.record, std::move(gained));
   }
 }
 
-void IndexSearch::keep_reads(std::vector<PendingRead>& pending, MetadataReads& reads) {
-  for (std::size_t i = 0; i < pending.size(); ++i) {
-    PendingRead& p = pending[i];
-    auto read = taken(reads[i]);
-    const std::string release = p.name + " " + p.version.to_string();
-    // An archive that is no sdist (no PKG-INFO, as some 2012 uploads) cannot say what it
-    // needs: that one release is no candidate, and the lock says so.
-    if (!read && p.artifact.kind == index::ArtifactKind::sdist &&
-        read.error().find("has no `PKG-INFO`") != std::string::npos) {
-      skipped_.push_back("`" + release + "`: `" + p.artifact.filename + "` has no PKG-INFO");
-      continue;
-    }
-    if (!read) {
-      fail_reading("cannot read the metadata of `" + release + "`: ", read.error(), kSourcesHint);
-    }
-    read_[p.name].emplace(p.version, Read{std::move(p.artifact), std::move(read).value(),
-                                          *session_.listings.at(p.name).source});
+void IndexSearch::keep_read(Candidate& candidate, const CandidateKey& key,
+                            core::Expected<index::CoreMetadata, std::string> read) {
+  const std::string release = self_of(key.first, key.second);
+  // An archive that is no sdist (no PKG-INFO, as some 2012 uploads) cannot say what it
+  // needs: that one release is no candidate, and the lock says so.
+  if (!read && candidate.artifact.kind == index::ArtifactKind::sdist &&
+      read.error().find("has no `PKG-INFO`") != std::string::npos) {
+    const std::string why = "`" + candidate.artifact.filename + "` has no PKG-INFO";
+    skipped_.push_back("`" + release + "`: " + why);
+    candidate.skipped = true;
+    translation_.database.add_requirements(candidate.record,
+                                           {{kNoFileVirtual, {}, release + " (" + why + ")"}});
+    return;
   }
+  if (!read) {
+    fail_reading("cannot read the metadata of `" + release + "`: ", read.error(), kSourcesHint);
+  }
+  candidate.metadata = std::move(read).value();
+  expand(key.first, candidate);
 }
 
-void IndexSearch::expand(const std::string& name, const Read& read) {
-  for (const auto& r : applicable(read.metadata, name))
+// Gives the record what its metadata requires with the extras asked so far, and asks for it.
+void IndexSearch::expand(const std::string& name, Candidate& candidate) {
+  std::vector<core::Requirement> requirements = applicable(*candidate.metadata, name);
+  const std::string self = self_of(name, candidate.build->version);
+  std::vector<solver::Dependency> added;
+  for (const auto& r : requirements) {
     ask(r.normalized_name(), r.specifier, r.extras, false);
+    if (candidate.required.insert(r.to_string()).second)
+      added.push_back({r.normalized_name(), r.specifier, self});
+  }
+  translation_.database.add_requirements(candidate.record, std::move(added));
+  fill_from_metadata(*candidate.build, candidate.artifact, *candidate.metadata,
+                     std::move(requirements));
 }
 
 std::vector<core::Requirement> IndexSearch::applicable(const index::CoreMetadata& metadata,
                                                        const std::string& name) {
   return applicable_requirements(metadata, wanted_.at(name).extras, env_);
-}
-
-void IndexSearch::add_records() {
-  for (auto& [record, requirements] : gained_) {
-    translation_.database.add_requirements(record, std::move(requirements));
-  }
-  for (const auto& [name, versions] : read_) {
-    for (const auto& [version, read] : versions) add_record(name, version, read);
-  }
-  session_.skipped.insert(session_.skipped.end(), skipped_.begin(), skipped_.end());
-}
-
-void IndexSearch::add_record(const std::string& name, const core::Version& version,
-                             const Read& read) {
-  session_.fetched.push_back(release_record(name, version, read.artifact, read.metadata,
-                                            read.source, applicable(read.metadata, name)));
-  const matrix::PackageVersion& stored = session_.fetched.back();
-  translation_.records[translation_.database.add(solver_record(stored, read.source))] = &stored;
 }
 
 }  // namespace bevenv::app

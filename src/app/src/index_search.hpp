@@ -1,9 +1,12 @@
 #pragma once
 // The index stage of `bevenv lock` as one object with named state: what is wanted of each
-// package, the packages still to visit, the releases read, the requirements curated records gain
-// from their metadata, and the releases skipped. It reads through index::PackageSource alone, so
-// tests drive it with an in-memory source instead of a server.
+// package, the packages still to visit, the candidates and what was read of them, the curated
+// records still to complete, and the releases skipped. Metadata is read lazily: a candidate is
+// read when a solve chooses it, so a lock reads a few files per package instead of every
+// release a specifier allows (uv and pip read on demand too). It reads through index::PackageSource
+// alone, so tests drive it with an in-memory source instead of a server.
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <utility>
@@ -13,6 +16,7 @@
 #include "bevenv/core/requirement.hpp"
 #include "bevenv/index/package_source.hpp"
 #include "bevenv/index/wheel.hpp"
+#include "bevenv/solver/solution.hpp"
 #include "index_session.hpp"
 #include "lock_inputs.hpp"
 #include "lock_translate.hpp"
@@ -24,14 +28,28 @@ class IndexSearch {
   // `session` and `translation` must outlive the search; `session.source` is what it reads.
   IndexSearch(IndexSession& session, const LockInputs& inputs, Translation& translation);
 
-  // Reads breadth first until every requirement of every record has records: each round lists
-  // the packages asked for, reads the metadata of their new candidates in one batch, and asks
-  // for what those need. Throws core::Error naming the source when one cannot be read.
+  // Eager: reads breadth first until every requirement of every candidate has records: each
+  // round lists the packages asked for, reads the metadata of their new candidates in one
+  // batch, and asks for what those need (`--read-all-metadata`, and the tests of the search).
   void run();
 
-  // Hands the result over: a record per release read (owned by the session) and the requirements
-  // curated records gained, to the translation; the releases skipped, to the session.
-  void add_records();
+  // Lazy: lists breadth first until every requirement known so far has candidates. A candidate
+  // whose metadata is not read enters the database as a record without requirements; it is
+  // read when a solve chooses it (read_chosen). Curated records are there from the start.
+  void discover();
+
+  // Reads the metadata of the chosen records read by nobody yet and completes the chosen
+  // curated records whose list is not complete, in one batch; what they need goes to their
+  // records and is discovered. True when anything was read (solve again), false when the
+  // solution stands on metadata alone.
+  bool read_chosen(const solver::Solution& solution);
+
+  // Reads every candidate not read yet, and whatever they lead to: an unsolvable request is
+  // explained from everything the sources say. True when anything was read.
+  bool read_all();
+
+  // Hands the releases skipped over to the session.
+  void finish();
 
   const std::vector<std::string>& skipped() const { return skipped_; }
 
@@ -48,18 +66,17 @@ class IndexSearch {
   };
   // A release of an uncurated package with the file that fits the target; newest first.
   using Release = std::pair<core::Version, const index::Artifact*>;
-  // An uncurated release whose metadata this round reads.
-  struct PendingRead {
-    std::string name;
-    core::Version version;
+  // An uncurated release the specifiers allow: a record from the moment it is one, its
+  // metadata once read.
+  struct Candidate {
+    solver::RecordId record = 0;
+    matrix::PackageVersion* build = nullptr;  // in the session's `fetched`
     index::Artifact artifact;
+    std::optional<index::CoreMetadata> metadata;
+    bool skipped = false;            // its archive cannot say what it needs
+    std::set<std::string> required;  // requirement texts given to the record so far
   };
-  // What was read of one uncurated release.
-  struct Read {
-    index::Artifact artifact;
-    index::CoreMetadata metadata;
-    index::Source source;
-  };
+  using CandidateKey = std::pair<std::string, core::Version>;
   // A curated record whose requirement list is not complete.
   struct CompletionTarget {
     std::string name;
@@ -78,17 +95,20 @@ class IndexSearch {
   void ask(const std::string& name, const core::SpecifierSet& specifier,
            const std::vector<std::string>& extras, bool root);
   void ask_for_roots();
-  void run_round();
+  void run_round(bool read_candidates);
   std::vector<std::string> visit(const std::set<std::string>& round);
-  std::vector<Completion> plan_completions();
-  std::vector<PendingRead> plan_reads(const std::vector<std::string>& uncurated,
-                                      std::vector<std::string>& reexpand);
+  void admit(const std::vector<std::string>& uncurated, std::vector<CandidateKey>& admitted);
+  void admit_release(const std::string& name, const Release& release);
+  void read(const std::vector<CandidateKey>& keys, std::vector<CompletionTarget> targets);
+  std::vector<Completion> plan_completions(std::vector<CompletionTarget> targets);
   void complete_curated(const std::vector<Completion>& completions, MetadataReads& reads);
-  void keep_reads(std::vector<PendingRead>& pending, MetadataReads& reads);
-  void expand(const std::string& name, const Read& read);
+  void keep_read(Candidate& candidate, const CandidateKey& key,
+                 core::Expected<index::CoreMetadata, std::string> read);
+  void expand(const std::string& name, Candidate& candidate);
   std::vector<core::Requirement> applicable(const index::CoreMetadata& metadata,
                                             const std::string& name);
-  void add_record(const std::string& name, const core::Version& version, const Read& read);
+  std::vector<CandidateKey> unread() const;
+  std::vector<CandidateKey> passed_over(const solver::Solution& solution) const;
 
   IndexSession& session_;
   index::PackageSource& source_;
@@ -96,14 +116,15 @@ class IndexSearch {
   Translation& translation_;
   core::MarkerEnvironment env_;
   index::TagRanking ranking_;
+  bool started_ = false;
 
   std::map<std::string, Wanted> wanted_;  // by normalized name
   std::set<std::string> frontier_;        // packages whose candidates or extras may have changed
-  std::map<std::string, std::vector<Release>> releases_;       // per uncurated package, once
-  std::map<std::string, std::map<core::Version, Read>> read_;  // uncurated releases read
-  std::set<std::string> visited_curated_;                      // their records asked for once
-  std::vector<CompletionTarget> to_complete_;                  // found this round
-  std::map<solver::RecordId, std::vector<solver::Dependency>> gained_;  // by curated records
+  std::map<std::string, std::vector<Release>> releases_;  // per uncurated package, once
+  std::map<std::string, std::map<core::Version, Candidate>> candidates_;  // uncurated
+  std::map<solver::RecordId, CandidateKey> candidate_of_;
+  std::set<std::string> visited_curated_;                    // their records asked for once
+  std::map<solver::RecordId, CompletionTarget> incomplete_;  // curated, not completed yet
   std::vector<std::string> skipped_;  // `NAME VERSION`: why its metadata says nothing
 };
 

@@ -184,9 +184,13 @@ Resolution resolve_in(RecordScope scope, const LockOptions& options, const LockI
   Resolution out{
       translate(inputs, requested_extras(inputs), scope), open_index(options, inputs), {}};
   Translation& translation = out.translation;
-  // Package indexes: records for uncurated packages (lock_index.cpp).
-  if (out.index) add_index_records(*out.index, inputs, translation);
   if (previous != nullptr) keep_previous_pins(translation, inputs, *previous, options);
+  // Package indexes: records for uncurated packages, read as solves need them (lock_index.cpp).
+  if (out.index && !options.read_all_metadata) {
+    out.result = solve_with_index(*out.index, inputs, translation);
+    return out;
+  }
+  if (out.index) add_index_records(*out.index, inputs, translation);
   const auto preferred = translation.request.preferred;
   out.result = solve_with_preferences(translation, inputs);
   // Offline, the extras chosen packages ask for are known only once they are chosen: solve

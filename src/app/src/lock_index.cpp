@@ -134,7 +134,26 @@ std::unique_ptr<IndexSession> open_index(const LockOptions& options, const LockI
 void add_index_records(IndexSession& session, const LockInputs& inputs, Translation& translation) {
   IndexSearch search(session, inputs, translation);
   search.run();
-  search.add_records();
+  search.finish();
+}
+
+std::variant<solver::Solution, solver::Unsolvable> solve_with_index(IndexSession& session,
+                                                                    const LockInputs& inputs,
+                                                                    Translation& translation) {
+  IndexSearch search(session, inputs, translation);
+  search.discover();
+  // Each solve starts from the request's own preferences; solve_with_preferences adds its own.
+  const auto preferred = translation.request.preferred;
+  for (;;) {
+    translation.request.preferred = preferred;
+    auto result = solve_with_preferences(translation, inputs);
+    const auto* solution = std::get_if<solver::Solution>(&result);
+    const bool read_more = solution != nullptr ? search.read_chosen(*solution) : search.read_all();
+    if (!read_more) {
+      search.finish();
+      return result;
+    }
+  }
 }
 
 namespace {

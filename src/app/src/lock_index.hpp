@@ -7,6 +7,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include "bevenv/app/lock.hpp"
@@ -30,13 +31,21 @@ std::unique_ptr<IndexSession> open_index(const LockOptions& options, const LockI
 // Adds solver records for uncurated packages, from the first source listing each (curated
 // packages come only from the sources their matrix records name): every version with a file
 // that fits the target and that the specifiers allow (for a root package, all its root
-// specifiers; for another, any dependent's), read breadth first until every dependency of every
-// record has records, so the solver sees the whole candidate set. Curated records whose dependency
-// list is not complete get the requirements their metadata names and the matrix does not, where
-// that metadata is cheap: a PEP 658 file, a local file, byte ranges of a remote wheel or the
-// cache. Throws core::Error (failure) naming the source and URL when a source cannot be read.
-// The search itself is IndexSearch (index_search.hpp), which reads through session.source.
+// specifiers; for another, any dependent's). Curated records whose dependency list is not
+// complete get the requirements their metadata names and the matrix does not, where that
+// metadata is cheap: a PEP 658 file, a local file, byte ranges of a remote wheel or the cache.
+// Throws core::Error (failure) naming the source and URL when a source cannot be read. The
+// search itself is IndexSearch (index_search.hpp), which reads through session.source.
+//
+// add_index_records() reads the metadata of every candidate, breadth first, before any solve
+// (`--read-all-metadata`). solve_with_index() reads only what solves choose: it solves with
+// what is known, reads the chosen releases nobody read yet in one batch, and solves again until
+// the solution stands on metadata alone; an unsolvable request is solved again over everything,
+// so its explanation is the eager one's.
 void add_index_records(IndexSession& session, const LockInputs& inputs, Translation& translation);
+std::variant<solver::Solution, solver::Unsolvable> solve_with_index(IndexSession& session,
+                                                                    const LockInputs& inputs,
+                                                                    Translation& translation);
 
 // Gives every package of `lock` the artifact that fits the target (best wheel, else an sdist
 // with a build step) with URL, sha256 and size, and the source it comes from. A curated

@@ -31,6 +31,9 @@ struct LockOptions {
   bool offline = false;                       // --offline: the download cache only
   bool no_index = false;                      // --no-index: find-links only
   bool index_progress = true;                 // a progress bar on stderr when it is a terminal
+  // --read-all-metadata: every candidate's metadata before the first solve, instead of what
+  // solves choose (the same lock, read slowly: for comparisons)
+  bool read_all_metadata = false;
   // The target an earlier lock recorded (lock_recorded.hpp): over `bevenv.toml`, under the
   // environment and flags; each value keeps its origin.
   TargetOverrides recorded_target;
