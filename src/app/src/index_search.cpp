@@ -262,6 +262,7 @@ std::vector<std::string> IndexSearch::visit(const std::set<std::string>& round) 
     }
     if (!visited_curated_.insert(name).second) continue;
     for (const auto id : translation_.database.find(name)) {
+      if (!admitted_by_request(translation_.database.record(id))) continue;
       for (const auto& d : translation_.database.record(id).requirements)
         ask(d.name, d.specifier, {}, false);
       const auto it = translation_.records.find(id);
@@ -272,6 +273,15 @@ std::vector<std::string> IndexSearch::visit(const std::set<std::string>& round) 
     }
   }
   return uncurated;
+}
+
+// A record the request's own requirements on its name rule out is never chosen, so what it
+// needs is never asked for (a curated matplotlib 3.7's contourpy when the request pins 3.5.2).
+bool IndexSearch::admitted_by_request(const solver::PackageRecord& record) const {
+  return std::none_of(translation_.request.requirements.begin(),
+                      translation_.request.requirements.end(), [&](const solver::Dependency& d) {
+                        return d.name == record.name && !d.specifier.contains(record.version, true);
+                      });
 }
 
 // New candidates of each uncurated package become records; releases read before are expanded

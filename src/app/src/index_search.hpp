@@ -97,6 +97,7 @@ class IndexSearch {
   void ask_for_roots();
   void run_round(bool read_candidates);
   std::vector<std::string> visit(const std::set<std::string>& round);
+  bool admitted_by_request(const solver::PackageRecord& record) const;
   void admit(const std::vector<std::string>& uncurated, std::vector<CandidateKey>& admitted);
   void admit_release(const std::string& name, const Release& release);
   void read(const std::vector<CandidateKey>& keys, std::vector<CompletionTarget> targets);
