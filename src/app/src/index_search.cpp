@@ -181,7 +181,7 @@ void IndexSearch::discover() {
 }
 
 bool IndexSearch::read_chosen(const solver::Solution& solution) {
-  std::vector<CandidateKey> keys;
+  std::vector<CandidateKey> keys = contested(solution);
   std::vector<CompletionTarget> targets;
   for (const auto& chosen : solution.packages) {
     if (const auto it = candidate_of_.find(chosen.record); it != candidate_of_.end()) {
@@ -192,23 +192,28 @@ bool IndexSearch::read_chosen(const solver::Solution& solution) {
       incomplete_.erase(open);
     }
   }
-  if (keys.empty() && targets.empty()) keys = passed_over(solution);
   if (keys.empty() && targets.empty()) return false;
   read(keys, std::move(targets));
   discover();
   return true;
 }
 
-// The unread candidates newer than the chosen release of each chosen package: the solver passed
-// over them, and what they need may be why.
-std::vector<IndexSearch::CandidateKey> IndexSearch::passed_over(
-    const solver::Solution& solution) const {
+// The unread candidates of each package whose choice moved since the last solve: what a
+// release needs made the solver back off it, and it may back off further, one solve per
+// release, unless the rest of that package is read at once (a deep conflict otherwise costs a
+// solve per release and level).
+std::vector<IndexSearch::CandidateKey> IndexSearch::contested(const solver::Solution& solution) {
   std::vector<CandidateKey> out;
   for (const auto& chosen : solution.packages) {
     const auto it = candidates_.find(chosen.name);
     if (it == candidates_.end()) continue;
-    for (auto c = it->second.upper_bound(chosen.version); c != it->second.end(); ++c) {
-      if (!c->second.metadata && !c->second.skipped) out.emplace_back(chosen.name, c->first);
+    const auto [last, inserted] = last_chosen_.try_emplace(chosen.name, chosen.version);
+    const bool moved = !inserted && last->second != chosen.version;
+    last->second = chosen.version;
+    if (!moved) continue;
+    for (const auto& [version, c] : it->second) {
+      if (!c.metadata && !c.skipped && version != chosen.version)
+        out.emplace_back(chosen.name, version);
     }
   }
   return out;

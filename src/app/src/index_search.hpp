@@ -109,7 +109,7 @@ class IndexSearch {
   std::vector<core::Requirement> applicable(const index::CoreMetadata& metadata,
                                             const std::string& name);
   std::vector<CandidateKey> unread() const;
-  std::vector<CandidateKey> passed_over(const solver::Solution& solution) const;
+  std::vector<CandidateKey> contested(const solver::Solution& solution);
 
   IndexSession& session_;
   index::PackageSource& source_;
@@ -124,7 +124,8 @@ class IndexSearch {
   std::map<std::string, std::vector<Release>> releases_;  // per uncurated package, once
   std::map<std::string, std::map<core::Version, Candidate>> candidates_;  // uncurated
   std::map<solver::RecordId, CandidateKey> candidate_of_;
-  std::set<std::string> visited_curated_;                    // their records asked for once
+  std::map<std::string, core::Version> last_chosen_;  // by the last solve, per uncurated package
+  std::set<std::string> visited_curated_;             // their records asked for once
   std::map<solver::RecordId, CompletionTarget> incomplete_;  // curated, not completed yet
   std::vector<std::string> skipped_;  // `NAME VERSION`: why its metadata says nothing
 };
