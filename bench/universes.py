@@ -6,6 +6,7 @@ A universe is a list of (name, version, requires) where requires is a list of
 (target name, PEP 440 specifier text); roots are (name, specifier text) pairs.
 """
 
+import glob
 import os
 import zipfile
 
@@ -79,3 +80,10 @@ def chain_universe(chains, depth, versions, cap=None):
     packages.extend(("hub", f"{v}.0", []) for v in range(1, versions + 1))
     roots = [(f"c{c}-l0", "") for c in range(chains)] + [("hub", f"<={cap}.0")]
     return packages, roots
+
+
+def python_38():
+    """pyenv's CPython 3.8: the interpreter uv is given for a Python 3.8 target (without one it
+    downloads a CPython on every run, seconds that are not resolution). Empty when absent."""
+    found = sorted(glob.glob(os.path.expanduser("~/.pyenv/versions/3.8*/bin/python3.8")))
+    return found[-1] if found else ""

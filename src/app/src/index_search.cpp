@@ -180,8 +180,26 @@ void IndexSearch::discover() {
   while (!frontier_.empty()) run_round(false);
 }
 
+void IndexSearch::read_newest() {
+  for (;;) {
+    std::vector<CandidateKey> keys;
+    for (const auto& [name, versions] : candidates_) {
+      const bool any_read = std::any_of(versions.begin(), versions.end(), [](const auto& entry) {
+        return entry.second.metadata || entry.second.skipped;
+      });
+      if (!versions.empty() && !any_read) keys.emplace_back(name, versions.rbegin()->first);
+    }
+    if (keys.empty()) return;
+    read(keys, {});
+    discover();
+  }
+}
+
 bool IndexSearch::read_chosen(const solver::Solution& solution) {
   std::vector<CandidateKey> keys = contested(solution);
+  // Choices that keep moving mean a conflict deep in the graph, which lazy rounds walk one
+  // level per solve: past a few such rounds, what remains is read at once.
+  if (!keys.empty() && ++contested_rounds_ > kContestedRounds) return read_all();
   std::vector<CompletionTarget> targets;
   for (const auto& chosen : solution.packages) {
     if (const auto it = candidate_of_.find(chosen.record); it != candidate_of_.end()) {

@@ -38,6 +38,11 @@ class IndexSearch {
   // read when a solve chooses it (read_chosen). Curated records are there from the start.
   void discover();
 
+  // Reads, breadth first and without solving, the newest candidate of each package none of
+  // whose candidates is read: what a solve most often chooses, so that the first solve sees
+  // most of the graph instead of one level of it per solve.
+  void read_newest();
+
   // Reads the metadata of the chosen records read by nobody yet and completes the chosen
   // curated records whose list is not complete, in one batch; what they need goes to their
   // records and is discovered. True when anything was read (solve again), false when the
@@ -125,7 +130,9 @@ class IndexSearch {
   std::map<std::string, std::map<core::Version, Candidate>> candidates_;  // uncurated
   std::map<solver::RecordId, CandidateKey> candidate_of_;
   std::map<std::string, core::Version> last_chosen_;  // by the last solve, per uncurated package
-  std::set<std::string> visited_curated_;             // their records asked for once
+  static constexpr int kContestedRounds = 3;  // solves whose choices moved, before read_all()
+  int contested_rounds_ = 0;
+  std::set<std::string> visited_curated_;                    // their records asked for once
   std::map<solver::RecordId, CompletionTarget> incomplete_;  // curated, not completed yet
   std::vector<std::string> skipped_;  // `NAME VERSION`: why its metadata says nothing
 };

@@ -142,6 +142,7 @@ std::variant<solver::Solution, solver::Unsolvable> solve_with_index(IndexSession
                                                                     Translation& translation) {
   IndexSearch search(session, inputs, translation);
   search.discover();
+  search.read_newest();
   // Each solve starts from the request's own preferences; solve_with_preferences adds its own.
   const auto preferred = translation.request.preferred;
   for (;;) {
