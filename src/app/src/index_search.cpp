@@ -361,6 +361,7 @@ void IndexSearch::read(const std::vector<CandidateKey>& keys,
     reading.push_back(candidates_.at(name).at(version).artifact);
   auto completed = source_.metadata(completing, index::MetadataCost::cheap_only);
   auto reads = source_.metadata(reading, index::MetadataCost::any);
+  session_.metadata_reads += reading.size() + completing.size();
   complete_curated(completions, completed);
   for (std::size_t i = 0; i < keys.size(); ++i) {
     const auto& [name, version] = keys[i];

@@ -124,6 +124,10 @@ void add_index_costs(CommandOutput& out, const IndexSession& index) {
               " archive(s) downloaded whole for their metadata",
           Mark::none, 1)
       .verbose_only = true;
+  out.add("metadata of " + std::to_string(index.metadata_reads) + " release(s) read, " +
+              std::to_string(index.solves) + " solve(s)",
+          Mark::none, 1)
+      .verbose_only = true;
   for (const auto& host : stats.no_ranges) {
     out.add("`" + host + "` ignores range requests: its wheels were downloaded whole", Mark::none,
             1)
@@ -133,7 +137,9 @@ void add_index_costs(CommandOutput& out, const IndexSession& index) {
                        {"bytes_received", transport.bytes_received()},
                        {"metadata_by_range", stats.by_range},
                        {"range_bytes", stats.range_bytes},
-                       {"whole_downloads", stats.whole_downloads}};
+                       {"whole_downloads", stats.whole_downloads},
+                       {"metadata_reads", index.metadata_reads},
+                       {"solves", index.solves}};
 }
 
 // Chosen packages whose requirement list no wheel's METADATA vouches for: never silent (a source

@@ -148,6 +148,7 @@ std::variant<solver::Solution, solver::Unsolvable> solve_with_index(IndexSession
   for (;;) {
     translation.request.preferred = preferred;
     auto result = solve_with_preferences(translation, inputs);
+    ++session.solves;
     const auto* solution = std::get_if<solver::Solution>(&result);
     const bool read_more = solution != nullptr ? search.read_chosen(*solution) : search.read_all();
     if (!read_more) {
