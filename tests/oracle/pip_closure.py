@@ -157,11 +157,9 @@ def main():
     parser.add_argument("--python", default=None)
     args = parser.parse_args()
     python = args.python or real_pypi.find_python()
-    reason = real_pypi.skip_reason(python)
-    if reason:
-        print(f"pip-closure: skipped: {reason}")
+    work = real_pypi.start("pip-closure", args.keep, real_pypi.skip_reason(python))
+    if work is None:
         return real_pypi.SKIP
-    work = real_pypi.work_dir(args.keep, "pip-closure")
     failed = 0
     for profile in args.profiles.split(","):
         ok, text = check_profile(args.bevenv, profile, python, work)

@@ -39,8 +39,12 @@ def argument_parser():
     return parser
 
 
-def work_dir(keep, name):
-    """The folder a run writes into: --keep's, else a fresh temporary one."""
+def start(name, keep, reason):
+    """The folder the run `name` writes into (--keep's, else a fresh temporary one), or None
+    after saying why it is skipped when there is a `reason` to."""
+    if reason:
+        print(f"{name}: skipped: {reason}")
+        return None
     work = keep or tempfile.mkdtemp(prefix=f"bevenv-{name}.")
     os.makedirs(work, exist_ok=True)
     return work

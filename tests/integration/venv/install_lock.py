@@ -192,11 +192,9 @@ def main():
     parser.add_argument("--profiles", default="bevfusion,uniad")
     args = parser.parse_args()
     python = real_pypi.find_python()
-    reason = real_pypi.skip_reason(python)
-    if reason:
-        print(f"install-lock: skipped: {reason}")
+    work = real_pypi.start("install-lock", args.keep, real_pypi.skip_reason(python))
+    if work is None:
         return real_pypi.SKIP
-    work = real_pypi.work_dir(args.keep, "install-lock")
     failed = 0
     for profile in args.profiles.split(","):
         problems = install(profile, os.path.abspath(args.bevenv), python, work)

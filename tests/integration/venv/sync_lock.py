@@ -137,11 +137,9 @@ def main():
     parser = real_pypi.argument_parser()
     parser.add_argument("--profile", default="smoke")
     args = parser.parse_args()
-    reason = skip_reason()
-    if reason:
-        print(f"sync-lock: skipped: {reason}")
+    work = real_pypi.start("sync-lock", args.keep, skip_reason())
+    if work is None:
         return real_pypi.SKIP
-    work = real_pypi.work_dir(args.keep, "sync-lock")
     case = Case(os.path.abspath(args.bevenv), work, args.profile)
     done = run([case.bevenv, "lock", "--profile", args.profile, "--offline", "-o", case.lock])
     if done.returncode != 0:
