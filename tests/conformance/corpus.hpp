@@ -6,6 +6,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace bevenv::conformance {
@@ -48,5 +49,18 @@ class Disagreements {
   static constexpr std::size_t kShown = 25;
   std::vector<std::string> items_;
 };
+
+// How `Parsed::parse` reads `text`: its canonical text in backquotes, or the error.
+template <class Parsed>
+std::string describe_parse(const std::string& text) {
+  auto parsed = Parsed::parse(text);
+  return parsed ? "`" + parsed->to_string() + "`" : "invalid (" + parsed.error().to_string() + ")";
+}
+
+// packaging prints marker values as they are, so a text holding a backslash, a line break or a
+// NUL does not read back as itself; only the other texts can be held to the round trip.
+inline bool prints_as_written(const std::string& text) {
+  return text.find_first_of(std::string_view("\\\n\r\0", 4)) == std::string::npos;
+}
 
 }  // namespace bevenv::conformance

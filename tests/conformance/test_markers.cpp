@@ -13,19 +13,7 @@ namespace {
 using bevenv::core::Marker;
 using bevenv::core::MarkerEnvironment;
 
-std::string describe_parse(const std::string& text) {
-  auto marker = Marker::parse(text);
-  return marker ? "`" + marker->to_string() + "`" : "invalid (" + marker.error().to_string() + ")";
-}
-
-// packaging prints values as they are, so a value holding a backslash or a line break does
-// not read back as itself; only the other texts can be held to the round trip.
-bool reads_back_in_python(const std::string& text) {
-  for (char c : text) {
-    if (c == '\\' || c == '\n' || c == '\r' || c == '\0') return false;
-  }
-  return true;
-}
+constexpr auto describe_parse = &bevenv::conformance::describe_parse<Marker>;
 
 }  // namespace
 
@@ -56,7 +44,7 @@ TEST_CASE("markers parse, print and evaluate as packaging does", "[conformance][
       if (!marker || marker->to_string() != expected) {
         bad.add("marker `" + text + "`: packaging `" + expected + "`, bevenv " +
                 describe_parse(text));
-      } else if (reads_back_in_python(expected) &&
+      } else if (bevenv::conformance::prints_as_written(expected) &&
                  describe_parse(expected) != "`" + expected + "`") {
         bad.add("marker `" + expected + "` reads back as " + describe_parse(expected));
       }

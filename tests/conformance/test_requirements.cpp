@@ -11,23 +11,15 @@ namespace {
 
 using bevenv::core::Requirement;
 
-std::string describe_parse(const std::string& text) {
-  auto requirement = Requirement::parse(text);
-  return requirement ? "`" + requirement->to_string() + "`"
-                     : "invalid (" + requirement.error().to_string() + ")";
-}
+constexpr auto describe_parse = &bevenv::conformance::describe_parse<Requirement>;
 
-// packaging prints marker values as they are, so one holding a backslash or a line break
-// does not read back as itself. Nor does an extra such as `cuda_`, whose normalized form
-// `cuda-` is not a valid extra name. Only the other texts can be held to the round trip.
+// Besides marker values printed as they are, an extra such as `cuda_` does not read back as
+// itself: its normalized form `cuda-` is not a valid extra name.
 bool reads_back(const Requirement& requirement, const std::string& text) {
   for (const std::string& extra : requirement.extras) {
     if (extra.ends_with('-')) return false;
   }
-  for (char c : text) {
-    if (c == '\\' || c == '\n' || c == '\r' || c == '\0') return false;
-  }
-  return true;
+  return bevenv::conformance::prints_as_written(text);
 }
 
 }  // namespace

@@ -23,9 +23,6 @@ cycles; bevenv's answer is still checked), and the failures: solvability differs
 Exit status 1 on any failure.
 """
 
-import argparse
-import concurrent.futures
-import json
 import os
 import random
 import subprocess
@@ -39,7 +36,8 @@ from packaging.version import Version
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "bench"))
 import universes  # noqa: E402  (bench/universes.py: the overlay and wheel writers)
-from pip_oracle import CRASHED, GAVE_UP, run_pip, violations  # noqa: E402
+from pip_oracle import (CRASHED, GAVE_UP, UNDECIDED, case_arguments, print_counts,  # noqa: E402
+                        run_cases, run_pip, violations)
 
 VERSIONS = ["0.9", "1.0", "1.0.post1", "1.1", "1.2", "1.5", "2.0", "2.1", "2.2", "3.0"]
 SPECS = ["", ">=1.0", ">=1.1", "<2", "<=1.1", "==1.*", "==2.0", "!=2.0", "~=1.0", ">1.0,<2.1",
@@ -140,36 +138,20 @@ def run_case(binary, seed, keep, via):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("bevenv")
-    parser.add_argument("--cases", type=int, default=500)
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
-    parser.add_argument("--keep", help="keep each case's overlay, wheels and lockfile here")
-    parser.add_argument("--via", choices=("matrix", "index"), default="matrix",
-                        help="lock from the overlay, or from the wheels with --find-links")
-    args = parser.parse_args()
+    def via_option(parser):
+        parser.add_argument("--via", choices=("matrix", "index"), default="matrix",
+                            help="lock from the overlay, or from the wheels with --find-links")
+
+    args = case_arguments(__doc__.splitlines()[0], "bevenv",
+                          "keep each case's overlay, wheels and lockfile here", via_option)
     binary = os.path.abspath(args.bevenv)
-    counts = {}
-    failures = []
-    with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
-        futures = [pool.submit(run_case, binary, args.seed + i, args.keep, args.via)
-                   for i in range(args.cases)]
-        for future in concurrent.futures.as_completed(futures):
-            outcome, detail = future.result()
-            counts[outcome] = counts.get(outcome, 0) + 1
-            if outcome in FAILURES:
-                failures.append(detail)
-    for detail in sorted(failures, key=lambda d: d["seed"])[:5]:
-        print(json.dumps(detail, indent=1))
-    undecided = ("pip gave up", "pip crashed")
-    decided = sum(n for o, n in counts.items() if not o.startswith(undecided))
+    counts, failures = run_cases(lambda seed: run_case(binary, seed, args.keep, args.via), args,
+                                 FAILURES)
+    decided = sum(n for o, n in counts.items() if not o.startswith(UNDECIDED))
     agreed = counts.get("same solution", 0) + counts.get("different valid solutions", 0) + \
         counts.get("both unsolvable", 0)
-    for outcome in ("same solution", "different valid solutions", "both unsolvable", *FAILURES):
-        print(f"{outcome:32} {counts.get(outcome, 0)}")
-    for outcome in sorted(o for o in counts if o.startswith(undecided)):
-        print(f"{outcome:32} {counts[outcome]}")
+    print_counts(counts, ("same solution", "different valid solutions", "both unsolvable",
+                          *FAILURES), 32)
     share = 100.0 * agreed / decided if decided else 0.0
     print(f"agreement on solvability: {agreed}/{decided} cases pip decided ({share:.1f}%), "
           f"every bevenv lockfile checked against every constraint")

@@ -16,9 +16,6 @@ difference: README.md); or a disagreement on solvability, or an invalid solution
 failures (exit status 1).
 """
 
-import argparse
-import concurrent.futures
-import json
 import os
 import random
 import subprocess
@@ -30,12 +27,14 @@ from packaging.version import Version
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "bench"))
 import universes  # noqa: E402  (bench/universes.py: the wheel writer)
-from pip_oracle import CRASHED, GAVE_UP, run_pip, violations  # noqa: E402
+from pip_oracle import (CRASHED, GAVE_UP, case_arguments, print_counts, run_cases,  # noqa: E402
+                        run_pip, violations)
 
 VERSIONS = ["0.9", "1.0", "1.0.post1", "1.1", "1.2rc1", "1.2", "2.0.dev1", "2.0b1", "2.0",
             "2.1", "3.0"]
 SPECS = ["", ">=1.0", ">=1.1", "<2", "<=1.1", "==1.*", "==2.0", "!=2.0", "~=1.0", ">1.0,<2.1",
          ">=2.0b1", "<1.1", ">=2", "~=2.0", "!=1.1,>=1.0"]
+FAILURES = ("solvability differs", "invalid solution")
 
 
 def random_universe(rng):
@@ -112,31 +111,12 @@ def run_case(binary, seed, keep):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("solve_scenario")
-    parser.add_argument("--cases", type=int, default=500)
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
-    parser.add_argument("--keep", help="keep each case's wheels and scenario under this folder")
-    args = parser.parse_args()
-    counts = {}
-    failures = []
-    with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
-        futures = [pool.submit(run_case, args.solve_scenario, args.seed + i, args.keep)
-                   for i in range(args.cases)]
-        for future in concurrent.futures.as_completed(futures):
-            outcome, detail = future.result()
-            counts[outcome] = counts.get(outcome, 0) + 1
-            if outcome in ("solvability differs", "invalid solution"):
-                failures.append(detail)
-    for detail in sorted(failures, key=lambda d: d["seed"])[:5]:
-        print(json.dumps(detail, indent=1))
-    for outcome in ("same solution", "different valid solutions", "both unsolvable",
-                    "bevenv used a pre-release pip refused", "solvability differs",
-                    "invalid solution"):
-        print(f"{outcome:38} {counts.get(outcome, 0)}")
-    for outcome in sorted(o for o in counts if o.startswith(("pip gave up", "pip crashed"))):
-        print(f"{outcome:38} {counts[outcome]}")
+    args = case_arguments(__doc__.splitlines()[0], "solve_scenario",
+                          "keep each case's wheels and scenario under this folder")
+    counts, failures = run_cases(lambda seed: run_case(args.solve_scenario, seed, args.keep), args,
+                                 FAILURES)
+    print_counts(counts, ("same solution", "different valid solutions", "both unsolvable",
+                          "bevenv used a pre-release pip refused", *FAILURES), 38)
     return 1 if failures else 0
 
 

@@ -16,15 +16,11 @@ business too. Network: needs https://pypi.org. Exit 0 when every profile holds, 
 usage: pip_closure.py BEVENV [--profiles a,b] [--python PATH] [--keep DIR]
 """
 
-import argparse
-import glob
 import json
 import os
 import subprocess
 import sys
-import tempfile
 import tomllib
-import urllib.request
 import zipfile
 
 from packaging.requirements import Requirement
@@ -32,17 +28,11 @@ from packaging.utils import canonicalize_name
 from packaging.version import Version
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
 import pypi_metadata  # noqa: E402
+import real_pypi  # noqa: E402  (tests/support/real_pypi.py: opt-in, interpreter, skip, work dir)
 
 PYPI_FILES = "https://files.pythonhosted.org/"
-SKIP = 77
-
-
-def find_python(version):
-    found = sorted(glob.glob(f"/root/.pyenv/versions/{version}.*/bin/python"))
-    return found[-1] if found else None
-
-
 def lock_profile(bevenv, profile, out):
     done = subprocess.run([bevenv, "lock", "--profile", profile, "--offline", "-o", out],
                           capture_output=True, text=True)
@@ -162,26 +152,14 @@ def check_profile(bevenv, profile, python, work):
 
 
 def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("bevenv")
+    parser = real_pypi.argument_parser()
     parser.add_argument("--profiles", default="bevfusion,uniad,bevformer,uniad-2.0")
     parser.add_argument("--python", default=None)
-    parser.add_argument("--keep", default=None)
     args = parser.parse_args()
-    if os.environ.get("BEVENV_TEST_REAL_PYPI") != "1":
-        print("pip-closure: skipped: set BEVENV_TEST_REAL_PYPI=1 to run it against https://pypi.org")
-        return SKIP
-    python = args.python or find_python("3.8")
-    if python is None:
-        print("pip-closure: skipped: no Python 3.8 under /root/.pyenv/versions (pyenv install 3.8)")
-        return SKIP
-    try:
-        urllib.request.urlopen("https://pypi.org/simple/pip/", timeout=20).close()
-    except OSError as error:
-        print(f"pip-closure: skipped: https://pypi.org is not reachable ({error})")
-        return SKIP
-    work = args.keep or tempfile.mkdtemp(prefix="bevenv-pip-closure.")
-    os.makedirs(work, exist_ok=True)
+    python = args.python or real_pypi.find_python()
+    work = real_pypi.start("pip-closure", args.keep, real_pypi.skip_reason(python))
+    if work is None:
+        return real_pypi.SKIP
     failed = 0
     for profile in args.profiles.split(","):
         ok, text = check_profile(args.bevenv, profile, python, work)

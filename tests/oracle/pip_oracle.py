@@ -1,7 +1,11 @@
-"""What both oracles share: pip's resolver run on a find-links directory, and the independent
-check of a solution against every constraint of a universe with `packaging`."""
+"""What both oracles share: pip's resolver run on a find-links directory, the independent
+check of a solution against every constraint of a universe with `packaging`, and the run of many
+seeded cases with its tally."""
 
+import argparse
+import concurrent.futures
 import json
+import os
 import subprocess
 import sys
 
@@ -11,6 +15,8 @@ from packaging.version import Version
 
 GAVE_UP = "gave up"  # pip's resolver stopped after its round limit (ResolutionTooDeep)
 CRASHED = "crashed"  # pip 26.3 hits a RecursionError in resolvelib on some cyclic universes
+# Outcomes where pip decided nothing; the oracles name them "pip gave up ..." or "pip crashed ...".
+UNDECIDED = ("pip gave up", "pip crashed")
 
 
 def run_pip(wheel_dir, roots):
@@ -53,3 +59,44 @@ def violations(solution, packages, roots):
             if got is None or not SpecifierSet(spec).contains(got, prereleases=True):
                 found.append(f"{name} {version} requires {target}{spec} (got {got})")
     return found
+
+
+def case_arguments(description, program, keep_help, add_options=None):
+    """The oracles' command line: the program under test, how many cases from which seed on how
+    many threads, and where each case's files are kept; `add_options(parser)` adds an oracle's
+    own."""
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument(program)
+    parser.add_argument("--cases", type=int, default=500)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--keep", help=keep_help)
+    if add_options is not None:
+        add_options(parser)
+    return parser.parse_args()
+
+
+def run_cases(run_case, args, failing):
+    """Runs `run_case(seed)` -> (outcome, detail) for args.cases seeds from args.seed on args.jobs
+    threads. Returns how many cases had each outcome, and the details of those whose outcome is
+    in `failing`; the first five of them (by seed) are printed whole."""
+    counts = {}
+    failures = []
+    with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
+        futures = [pool.submit(run_case, args.seed + i) for i in range(args.cases)]
+        for future in concurrent.futures.as_completed(futures):
+            outcome, detail = future.result()
+            counts[outcome] = counts.get(outcome, 0) + 1
+            if outcome in failing:
+                failures.append(detail)
+    for detail in sorted(failures, key=lambda d: d["seed"])[:5]:
+        print(json.dumps(detail, indent=1))
+    return counts, failures
+
+
+def print_counts(counts, listed, width):
+    """One line an outcome: each of `listed` (zero included), then each undecided one seen."""
+    for outcome in listed:
+        print(f"{outcome:{width}} {counts.get(outcome, 0)}")
+    for outcome in sorted(o for o in counts if o.startswith(UNDECIDED)):
+        print(f"{outcome:{width}} {counts[outcome]}")

@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <sstream>
 
 #include "bevenv/app/build_image.hpp"
@@ -13,6 +14,7 @@
 #include "bevenv/core/sha256.hpp"
 #include "bevenv/core/subprocess.hpp"
 #include "bevenv/lockfiles/writer.hpp"
+#include "thrown_error.hpp"
 
 namespace fs = std::filesystem;
 using namespace bevenv;
@@ -127,6 +129,20 @@ app::BuildImageOptions options_for(const Scratch& s, std::vector<std::string>* l
   return options;
 }
 
+// The error the build of `lock` stops with, or nothing when the image builds.
+std::optional<core::Error> build_error(const Scratch& s, const lockfiles::Lockfile& lock,
+                                       std::vector<std::string>* log) {
+  lockfiles::write_lockfile(s.dir / "bevenv.lock", lock);
+  return bevenv::testing::thrown_error([&] { app::build_image(options_for(s, log)); });
+}
+
+// An error's causes, one a line: what the failed step printed.
+std::string causes_of(const core::Error& e) {
+  std::string causes;
+  for (const auto& c : e.causes()) causes += c + "\n";
+  return causes;
+}
+
 std::string run_in_image(const std::string& command) {
   std::vector<std::string> argv = {"buildah"};
   for (const auto& a : split(env("BEVENV_E2E_STORAGE"))) argv.push_back(a);
@@ -217,35 +233,24 @@ TEST_CASE("buildah builds the smoke lock and the image holds the locked versions
                                      filename.substr(dash + 1, next - dash - 1), filename));
     }
     REQUIRE(lock.packages.size() > 4);
-    lockfiles::write_lockfile(s.dir / "bevenv.lock", lock);
-    try {
-      app::build_image(options_for(s, &log));
-      FAIL("expected the build to fail");
-    } catch (const core::Error& e) {
-      CHECK(e.code() == core::ExitCode::failure);
-      INFO(e.what());
-      CHECK(std::string(e.what()).find("--fail-on problem") != std::string::npos);
-      std::string causes;
-      for (const auto& c : e.causes()) causes += c + "\n";
-      INFO(causes);
-      CHECK(causes.find("F3") != std::string::npos);
-    }
+    const auto error = build_error(s, lock, &log);
+    REQUIRE(error.has_value());
+    CHECK(error->code() == core::ExitCode::failure);
+    INFO(error->what());
+    CHECK(std::string(error->what()).find("--fail-on problem") != std::string::npos);
+    const std::string causes = causes_of(*error);
+    INFO(causes);
+    CHECK(causes.find("F3") != std::string::npos);
   }
 
   SECTION("a wrong hash fails the build at the pip step, exit 3") {
     auto lock = smoke_lock();
     lock.packages[0].artifacts[0].sha256 = core::sha256_hex("not the wheel");
-    lockfiles::write_lockfile(s.dir / "bevenv.lock", lock);
-    try {
-      app::build_image(options_for(s, &log));
-      FAIL("expected the build to fail");
-    } catch (const core::Error& e) {
-      CHECK(e.code() == core::ExitCode::failure);
-      CHECK(std::string(e.what()).find("pip install --no-deps --require-hashes") !=
-            std::string::npos);
-      std::string causes;
-      for (const auto& c : e.causes()) causes += c + "\n";
-      CHECK(causes.find("HASHES") != std::string::npos);
-    }
+    const auto error = build_error(s, lock, &log);
+    REQUIRE(error.has_value());
+    CHECK(error->code() == core::ExitCode::failure);
+    CHECK(std::string(error->what()).find("pip install --no-deps --require-hashes") !=
+          std::string::npos);
+    CHECK(causes_of(*error).find("HASHES") != std::string::npos);
   }
 }

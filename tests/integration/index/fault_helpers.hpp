@@ -1,15 +1,26 @@
 #pragma once
-// What the fault-server tests share: a fresh cache per case, settings with short timeouts, and
-// a count of the files a case left behind.
+// What the fault-server tests share: the server, a fresh cache per case, settings with short
+// timeouts, and a count of the files a case left behind.
+#include <catch2/catch.hpp>
 #include <chrono>
 #include <filesystem>
 #include <string>
 
 #include "bevenv/index/settings.hpp"
+#include "servers.hpp"
 
 namespace bevenv::test {
 
 inline const std::filesystem::path kWheels = BEVENV_INDEX_WHEELS;
+
+// The loopback fault server (fault_server.py) serving the real six wheel under each fault's
+// prefix; the test stops where the wheel was not fetched.
+inline ServerProcess fault_server() {
+  const auto wheel = kWheels / "six-1.16.0-py2.py3-none-any.whl";
+  REQUIRE(std::filesystem::exists(wheel));
+  return ServerProcess(
+      {"python3", std::string(BEVENV_INDEX_SCRIPTS) + "/fault_server.py", wheel.string()}, true);
+}
 
 inline std::filesystem::path fresh_cache(const std::string& name) {
   const auto dir = std::filesystem::temp_directory_path() / ("bevenv-faults-" + name);

@@ -43,6 +43,14 @@ Listed list_six(const index::IndexSettings& settings) {
   return {std::move(listed.at("six")), seconds_since(start)};
 }
 
+// The listing failed in under `seconds`, its error saying `says`.
+void check_failed_within(const Listed& out, double seconds, const std::string& says) {
+  REQUIRE_FALSE(out.listing);
+  INFO(out.listing.error());
+  CHECK(out.seconds < seconds);
+  CHECK(out.listing.error().find(says) != std::string::npos);
+}
+
 // The metadata of the one file `six` lists.
 core::Expected<index::CoreMetadata, std::string> metadata_of_six(
     const index::IndexSettings& settings) {
@@ -87,21 +95,16 @@ std::size_t count_parts(const fs::path& cache) {
 }  // namespace
 
 TEST_CASE("a stalled or dripping index ends by its deadline", "[index][hostile]") {
-  const fs::path wheel = kWheels / kWheel;
-  test::ServerProcess server(
-      {"python3", std::string(BEVENV_INDEX_SCRIPTS) + "/fault_server.py", wheel.string()}, true);
+  const test::ServerProcess server = fault_server();
 
   SECTION("a stall: the deadline per request cuts the retries short") {
     auto s = settings_for(server.url("/stall/simple"), fresh_cache("deadline-stall"));
     s.transport.retries = 5;  // 6 stalls of 1 s without a deadline
     s.transport.page_deadline = milliseconds(1500);
     const auto out = list_six(s);
-    REQUIRE_FALSE(out.listing);
+    check_failed_within(out, 2.5, "not done within the 1.5 s deadline per request");
     INFO(out.listing.error());
-    CHECK(out.seconds < 2.5);
     CHECK(out.listing.error().find("`" + server.url("/stall/simple/six/") + "`") !=
-          std::string::npos);
-    CHECK(out.listing.error().find("not done within the 1.5 s deadline per request") !=
           std::string::npos);
     CHECK(index::split_hint(out.listing.error()).second.find("`BEVENV_INDEX_DEADLINE`") !=
           std::string::npos);
@@ -109,43 +112,28 @@ TEST_CASE("a stalled or dripping index ends by its deadline", "[index][hostile]"
   SECTION("a drip of 1 byte/s: below the speed limit, abandoned after the stall timeout") {
     auto s = settings_for(server.url("/drip/simple"), fresh_cache("drip"));
     s.transport.retries = 1;
-    const auto out = list_six(s);
-    REQUIRE_FALSE(out.listing);
-    INFO(out.listing.error());
-    CHECK(out.seconds < 6);  // two attempts of about 2 s; without the limit, 15 s each
-    CHECK(out.listing.error().find("under 1024 bytes/s for 1 s) after 2 attempts") !=
-          std::string::npos);
+    // Two attempts of about 2 s; without the limit, 15 s each.
+    check_failed_within(list_six(s), 6, "under 1024 bytes/s for 1 s) after 2 attempts");
   }
   SECTION("a drip ends at the deadline per request") {
     auto s = settings_for(server.url("/drip/simple"), fresh_cache("drip-deadline"));
     s.transport.stall_timeout = milliseconds(30000);
     s.transport.page_deadline = milliseconds(2000);
-    const auto out = list_six(s);
-    REQUIRE_FALSE(out.listing);
-    INFO(out.listing.error());
-    CHECK(out.seconds < 3);
-    CHECK(out.listing.error().find("not done within the 2 s deadline per request") !=
-          std::string::npos);
+    check_failed_within(list_six(s), 3, "not done within the 2 s deadline per request");
   }
   SECTION("the phase deadline bounds a whole batch") {
     auto s = settings_for(server.url("/stall/simple"), fresh_cache("phase"));
     s.transport.stall_timeout = milliseconds(30000);
     s.transport.phase_deadline = milliseconds(1000);
     const auto out = list_six(s);
-    REQUIRE_FALSE(out.listing);
-    INFO(out.listing.error());
-    CHECK(out.seconds < 2);
-    CHECK(out.listing.error().find("the 1 s deadline of the `index pages` phase") !=
-          std::string::npos);
+    check_failed_within(out, 2, "the 1 s deadline of the `index pages` phase");
     CHECK(index::split_hint(out.listing.error()).second.find("`BEVENV_PHASE_DEADLINE`") !=
           std::string::npos);
   }
 }
 
 TEST_CASE("Retry-After is honoured, within a cap and the deadline", "[index][hostile]") {
-  const fs::path wheel = kWheels / kWheel;
-  test::ServerProcess server(
-      {"python3", std::string(BEVENV_INDEX_SCRIPTS) + "/fault_server.py", wheel.string()}, true);
+  const test::ServerProcess server = fault_server();
 
   SECTION("seconds") {
     const auto out =
@@ -176,19 +164,12 @@ TEST_CASE("Retry-After is honoured, within a cap and the deadline", "[index][hos
     auto s = settings_for(server.url("/retry-after-long/simple"), fresh_cache("ra-late"));
     s.transport.retry_after_cap = milliseconds(10000);
     s.transport.page_deadline = milliseconds(1000);
-    const auto out = list_six(s);
-    REQUIRE_FALSE(out.listing);
-    INFO(out.listing.error());
-    CHECK(out.seconds < 1);
-    CHECK(out.listing.error().find("HTTP 429; a retry in 10 s would pass the 1 s deadline") !=
-          std::string::npos);
+    check_failed_within(list_six(s), 1, "HTTP 429; a retry in 10 s would pass the 1 s deadline");
   }
 }
 
 TEST_CASE("pages and metadata files have a size limit; artifacts stream", "[index][hostile]") {
-  const fs::path wheel = kWheels / kWheel;
-  test::ServerProcess server(
-      {"python3", std::string(BEVENV_INDEX_SCRIPTS) + "/fault_server.py", wheel.string()}, true);
+  const test::ServerProcess server = fault_server();
 
   SECTION("a 64 MiB page is refused at the default 32 MiB limit, from its Content-Length") {
     const auto cache = fresh_cache("huge-page");
@@ -227,9 +208,7 @@ TEST_CASE("pages and metadata files have a size limit; artifacts stream", "[inde
 }
 
 TEST_CASE("hashes and metadata that lie are errors", "[index][hostile]") {
-  const fs::path wheel = kWheels / kWheel;
-  test::ServerProcess server(
-      {"python3", std::string(BEVENV_INDEX_SCRIPTS) + "/fault_server.py", wheel.string()}, true);
+  const test::ServerProcess server = fault_server();
 
   SECTION("a sha256 of 40 hex digits names the page, the file and the field") {
     const auto cache = fresh_cache("short-hash");
@@ -257,9 +236,7 @@ TEST_CASE("hashes and metadata that lie are errors", "[index][hostile]") {
 
 TEST_CASE("a download killed with SIGKILL leaves no .part behind the next one",
           "[index][hostile]") {
-  const fs::path wheel = kWheels / kWheel;
-  test::ServerProcess server(
-      {"python3", std::string(BEVENV_INDEX_SCRIPTS) + "/fault_server.py", wheel.string()}, true);
+  const test::ServerProcess server = fault_server();
   const auto cache = fresh_cache("killed");
   const auto settings = settings_for(server.url("/ok/simple"), cache);
 

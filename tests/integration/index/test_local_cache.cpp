@@ -11,6 +11,7 @@
 
 #include "bevenv/core/subprocess.hpp"
 #include "bevenv/index/client.hpp"
+#include "fresh_dir.hpp"
 #include "python_oracle.hpp"
 
 using namespace bevenv;
@@ -60,8 +61,7 @@ timespec mtime_of(const fs::path& path) {
 }  // namespace
 
 TEST_CASE("local wheels: metadata and sha256 cached by size and mtime", "[index][local-cache]") {
-  const fs::path work = fs::temp_directory_path() / "bevenv-local-cache";
-  fs::remove_all(work);
+  const fs::path work = bevenv::testing::fresh_dir("local-cache");
   const fs::path dir = work / "wheels";
   const fs::path cache = work / "cache";
   fs::create_directories(dir);

@@ -8,6 +8,7 @@
 
 #include "bevenv/core/subprocess.hpp"
 #include "bevenv/index/client.hpp"
+#include "fresh_dir.hpp"
 #include "python_oracle.hpp"
 #include "servers.hpp"
 
@@ -40,8 +41,7 @@ core::Expected<index::CoreMetadata, std::string> read(const std::string& base,
 
 TEST_CASE("PEP 658 files: hash checked on arrival, cached hash bound to the published one",
           "[index][pep658]") {
-  const fs::path work = fs::temp_directory_path() / "bevenv-pep658";
-  fs::remove_all(work);
+  const fs::path work = bevenv::testing::fresh_dir("pep658");
   const fs::path served = work / "served";
   fs::create_directories(served);
   const fs::path file = served / "demo-1.0-py3-none-any.whl.metadata";

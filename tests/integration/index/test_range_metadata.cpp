@@ -10,6 +10,7 @@
 #include "bevenv/core/fs.hpp"
 #include "bevenv/core/subprocess.hpp"
 #include "bevenv/index/client.hpp"
+#include "fresh_dir.hpp"
 #include "python_oracle.hpp"
 #include "servers.hpp"
 
@@ -105,9 +106,7 @@ void check_metadata(const std::vector<core::Expected<index::CoreMetadata, std::s
 
 TEST_CASE("range reads: METADATA as zipfile reads it, for a fraction of each wheel's bytes",
           "[index][ranges]") {
-  const fs::path work = fs::temp_directory_path() / "bevenv-range-metadata";
-  fs::remove_all(work);
-  fs::create_directories(work);
+  const fs::path work = bevenv::testing::fresh_dir("range-metadata");
   const auto wheels = real_wheels(work);
   test::ServerProcess server({"python3", kServer, kWheels.string()}, true);
   const auto artifacts = artifacts_on(server.url(""), wheels);
@@ -147,9 +146,7 @@ TEST_CASE("range reads: METADATA as zipfile reads it, for a fraction of each whe
 
 TEST_CASE("range reads: a server that ignores ranges gets whole, hash-checked downloads",
           "[index][ranges]") {
-  const fs::path work = fs::temp_directory_path() / "bevenv-range-ignored";
-  fs::remove_all(work);
-  fs::create_directories(work);
+  const fs::path work = bevenv::testing::fresh_dir("range-ignored");
   const auto wheels = real_wheels(work);
   test::ServerProcess server({"python3", kServer, kWheels.string(), "--ignore-ranges"}, true);
   const auto artifacts = artifacts_on(server.url(""), wheels);
@@ -232,8 +229,7 @@ print("same")
 
 TEST_CASE("sdists: PKG-INFO from a transfer stopped once it arrived, requires.txt where needed",
           "[index][ranges][sdist]") {
-  const fs::path work = fs::temp_directory_path() / "bevenv-sdist-stream";
-  fs::remove_all(work);
+  const fs::path work = bevenv::testing::fresh_dir("sdist-stream");
   const fs::path served = work / "served";
   fs::create_directories(served);
   REQUIRE(core::run_process({"python3", "-c", kSdists, served.string()}).exit_code == 0);

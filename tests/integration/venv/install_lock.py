@@ -16,19 +16,18 @@ pyenv's Python 3.8 or PyPI is missing.
 usage: install_lock.py BEVENV [--profiles bevfusion,uniad] [--keep DIR]
 """
 
-import argparse
-import glob
 import json
 import os
 import re
 import shutil
 import subprocess
 import sys
-import tempfile
 import tomllib
-import urllib.request
+from pathlib import Path
 
-SKIP = 77
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "support"))
+import real_pypi  # noqa: E402  (tests/support/real_pypi.py: opt-in, interpreter, skip, work dir)
+
 PYPI_FILES = "https://files.pythonhosted.org/"
 
 FIELD_CHECKS = {
@@ -51,11 +50,6 @@ EXPECTED_FAILURES = {"nuscenes DetectionConfig pickles (F1)": "F1"}
 def run(command, **kw):
     print("+ " + " ".join(command), flush=True)
     return subprocess.run(command, text=True, capture_output=True, **kw)
-
-
-def find_python():
-    found = sorted(glob.glob("/root/.pyenv/versions/3.8.*/bin/python"))
-    return found[-1] if found else None
 
 
 def on_pypi(package):
@@ -194,25 +188,13 @@ def doctor(bevenv, venv):
 
 
 def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("bevenv")
+    parser = real_pypi.argument_parser()
     parser.add_argument("--profiles", default="bevfusion,uniad")
-    parser.add_argument("--keep", default=None)
     args = parser.parse_args()
-    if os.environ.get("BEVENV_TEST_REAL_PYPI") != "1":
-        print("install-lock: skipped: set BEVENV_TEST_REAL_PYPI=1 to run it against https://pypi.org")
-        return SKIP
-    python = find_python()
-    if python is None:
-        print("install-lock: skipped: no Python 3.8 under /root/.pyenv/versions")
-        return SKIP
-    try:
-        urllib.request.urlopen("https://pypi.org/simple/pip/", timeout=20).close()
-    except OSError as error:
-        print(f"install-lock: skipped: https://pypi.org is not reachable ({error})")
-        return SKIP
-    work = args.keep or tempfile.mkdtemp(prefix="bevenv-install-lock.")
-    os.makedirs(work, exist_ok=True)
+    python = real_pypi.find_python()
+    work = real_pypi.start("install-lock", args.keep, real_pypi.skip_reason(python))
+    if work is None:
+        return real_pypi.SKIP
     failed = 0
     for profile in args.profiles.split(","):
         problems = install(profile, os.path.abspath(args.bevenv), python, work)

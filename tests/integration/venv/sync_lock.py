@@ -16,19 +16,17 @@ uv or PyPI is missing.
 usage: sync_lock.py BEVENV [--profile smoke] [--keep DIR]
 """
 
-import argparse
-import glob
 import json
 import os
 import shutil
 import subprocess
 import sys
-import tempfile
 import time
 import tomllib
-import urllib.request
+from pathlib import Path
 
-SKIP = 77
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "support"))
+import real_pypi  # noqa: E402  (tests/support/real_pypi.py: opt-in, interpreter, skip, work dir)
 
 
 def run(command, **kw):
@@ -40,17 +38,10 @@ def run(command, **kw):
 
 
 def skip_reason():
-    if os.environ.get("BEVENV_TEST_REAL_PYPI") != "1":
-        return "set BEVENV_TEST_REAL_PYPI=1 to run it against https://pypi.org"
-    if not glob.glob("/root/.pyenv/versions/3.8.*/bin/python3.8"):
-        return "no Python 3.8 under /root/.pyenv/versions"
-    if shutil.which("uv") is None:
-        return "no `uv` on PATH (the pylock.toml reader)"
-    try:
-        urllib.request.urlopen("https://pypi.org/simple/pip/", timeout=20).close()
-    except OSError as error:
-        return f"https://pypi.org is not reachable ({error})"
-    return None
+    reason = real_pypi.skip_reason(real_pypi.find_python())
+    if reason is None and shutil.which("uv") is None:
+        reason = "no `uv` on PATH (the pylock.toml reader)"
+    return reason
 
 
 def pip_list(venv):
@@ -130,8 +121,7 @@ def pylock_with_uv(case, synced):
     done = run([case.bevenv, "export", "--format", "pylock", "--lockfile", case.lock, "-o", pylock])
     case.expect(done.returncode == 0, f"export --format pylock (exit {done.returncode})")
     fresh = os.path.join(case.work, "uv-venv")
-    python38 = sorted(glob.glob("/root/.pyenv/versions/3.8.*/bin/python3.8"))[-1]
-    run([python38, "-m", "venv", fresh])
+    run([real_pypi.find_python(), "-m", "venv", fresh])
     done = run(["uv", "pip", "install", "--python", os.path.join(fresh, "bin", "python"),
                 "-r", pylock])
     print(done.stderr[-1500:])
@@ -144,17 +134,12 @@ def pylock_with_uv(case, synced):
 
 
 def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("bevenv")
+    parser = real_pypi.argument_parser()
     parser.add_argument("--profile", default="smoke")
-    parser.add_argument("--keep", default=None)
     args = parser.parse_args()
-    reason = skip_reason()
-    if reason:
-        print(f"sync-lock: skipped: {reason}")
-        return SKIP
-    work = args.keep or tempfile.mkdtemp(prefix="bevenv-sync-lock.")
-    os.makedirs(work, exist_ok=True)
+    work = real_pypi.start("sync-lock", args.keep, skip_reason())
+    if work is None:
+        return real_pypi.SKIP
     case = Case(os.path.abspath(args.bevenv), work, args.profile)
     done = run([case.bevenv, "lock", "--profile", args.profile, "--offline", "-o", case.lock])
     if done.returncode != 0:

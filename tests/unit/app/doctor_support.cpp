@@ -27,6 +27,14 @@ const matrix::Matrix& embedded_matrix() {
   return matrix;
 }
 
+matrix::Matrix embedded_with_overlay(const std::string& path, const std::string& toml) {
+  std::vector<matrix::SourceFile> files = matrix::embedded_files();
+  files.push_back({path, toml, 1, matrix::Layer::overlay});
+  auto loaded = matrix::load_sources(files);
+  REQUIRE(loaded.has_value());
+  return std::move(loaded.value());
+}
+
 std::filesystem::path temp_dir(const std::string& name) {
   std::string pattern = "/tmp/bevenv-doctor-" + name + "-XXXXXX";
   REQUIRE(::mkdtemp(pattern.data()) != nullptr);
@@ -62,6 +70,15 @@ std::filesystem::path write_lock(const std::filesystem::path& dir,
 
 std::string venv_python(const std::string& venv) {
   return std::string(BEVENV_PROBE_VENVS) + "/" + venv + "/bin/python";
+}
+
+std::string venv_python_output(const std::string& venv, const std::string& code) {
+  int exit_code = -1;
+  std::string out =
+      run_shell(shell_quote(venv_python(venv)) + " -c " + shell_quote(code), &exit_code);
+  REQUIRE(exit_code == 0);
+  while (!out.empty() && (out.back() == '\n' || out.back() == '\r')) out.pop_back();
+  return out;
 }
 
 std::string shell_quote(const std::string& text) {

@@ -15,6 +15,9 @@ namespace bevenv::app::test {
 // The report bevenv-probe printed on a 2 x H200 host (tests/unit/probes/data).
 nlohmann::json h200_report();
 const matrix::Matrix& embedded_matrix();
+// The embedded matrix with one overlay file `path` holding `toml` on top; the test stops where
+// it does not load.
+matrix::Matrix embedded_with_overlay(const std::string& path, const std::string& toml);
 // A fresh directory under /tmp, removed by nobody (ctest runs are short-lived).
 std::filesystem::path temp_dir(const std::string& name);
 // A valid lockfile for `python` with these `name==version` pins (PyPI sources).
@@ -22,6 +25,9 @@ lockfiles::Lockfile small_lock(const std::string& python,
                                const std::vector<std::pair<std::string, std::string>>& pins);
 std::filesystem::path write_lock(const std::filesystem::path& dir, const lockfiles::Lockfile& lock);
 std::string venv_python(const std::string& venv);  // BEVENV_PROBE_VENVS/<venv>/bin/python
+// What the venv's Python prints running `code`, without the line end; the test stops where it
+// fails.
+std::string venv_python_output(const std::string& venv, const std::string& code);
 // Runs a shell command; returns stdout+stderr together, and the exit status.
 std::string run_shell(const std::string& command, int* exit_code = nullptr);
 std::string shell_quote(const std::string& text);

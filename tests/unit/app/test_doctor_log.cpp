@@ -239,19 +239,16 @@ TEST_CASE("doctor --log: matrix rules' symptoms, including a new rule from an ov
   CHECK(matches[0].id == "numpy-aliases");
   CHECK(matches[0].fix == aliases->fixes.front().text);
 
-  std::vector<matrix::SourceFile> files = matrix::embedded_files();
-  files.push_back({"overlay/site.toml",
-                   "[[rule]]\nid = \"site-new-failure\"\nkind = \"conflicts\"\n"
-                   "when.packages = { torch = \"<1.11\" }\nthen = \"setuptools>=59.6\"\n"
-                   "message = \"a site-specific failure\"\n"
-                   "symptom = \"ValueError: the site's own failure ... while loading sweeps\"\n"
-                   "fix = \"pin the site's fix\"\nsources = [\"https://example.org/site-wiki\"]\n",
-                   1, matrix::Layer::overlay});
-  auto loaded = matrix::load_sources(files);
-  REQUIRE(loaded.has_value());
+  const matrix::Matrix with_site = test::embedded_with_overlay(
+      "overlay/site.toml",
+      "[[rule]]\nid = \"site-new-failure\"\nkind = \"conflicts\"\n"
+      "when.packages = { torch = \"<1.11\" }\nthen = \"setuptools>=59.6\"\n"
+      "message = \"a site-specific failure\"\n"
+      "symptom = \"ValueError: the site's own failure ... while loading sweeps\"\n"
+      "fix = \"pin the site's fix\"\nsources = [\"https://example.org/site-wiki\"]\n");
   std::istringstream site(
       "ok\nValueError: the site's own failure in worker 3 while loading sweeps\n");
-  matches = scan_log(site, &loaded.value());
+  matches = scan_log(site, &with_site);
   REQUIRE(matches.size() == 1);
   CHECK(matches[0].id == "site-new-failure");
   CHECK(matches[0].line == 2);

@@ -17,13 +17,7 @@ namespace {
 namespace fs = std::filesystem;
 
 std::string python_minor(const std::string& venv) {
-  int exit_code = -1;
-  std::string out = test::run_shell(test::shell_quote(test::venv_python(venv)) +
-                                        " -c 'import sys; print(\"%d.%d\" % sys.version_info[:2])'",
-                                    &exit_code);
-  REQUIRE(exit_code == 0);
-  while (!out.empty() && out.back() == '\n') out.pop_back();
-  return out;
+  return test::venv_python_output(venv, "import sys; print(\"%d.%d\" % sys.version_info[:2])");
 }
 
 // Runs the whole doctor (every probe) on a venv and records into the default directory.

@@ -86,25 +86,22 @@ TEST_CASE("doctor: a lock for no GPU needs no driver") {
 
 TEST_CASE("doctor: an overlay's driver floor is the one doctor names") {
   // An overlay that corrects the floor of CUDA 12.1: the matrix's toolkit table is the only one.
-  std::vector<matrix::SourceFile> files = matrix::embedded_files();
-  files.push_back({"overlay/cuda.toml",
-                   "[[toolkit]]\nversion = \"12.1\"\nmin_driver = \"531.14\"\n"
-                   "sm = [\"sm_80\", \"sm_86\", \"sm_89\", \"sm_90\"]\nsources = "
-                   "[\"https://example.org/test\"]\n",
-                   1, matrix::Layer::overlay});
-  auto loaded = matrix::load_sources(files);
-  REQUIRE(loaded.has_value());
+  const matrix::Matrix with_floor =
+      test::embedded_with_overlay("overlay/cuda.toml",
+                                  "[[toolkit]]\nversion = \"12.1\"\nmin_driver = \"531.14\"\n"
+                                  "sm = [\"sm_80\", \"sm_86\", \"sm_89\", \"sm_90\"]\nsources = "
+                                  "[\"https://example.org/test\"]\n");
   auto lock = test::small_lock("3.12.3", {});
   lock.environment.cuda = "12.1";
   const auto found = with_id(
-      judge(with_driver_cuda(test::h200_report(), "11.8"), &lock, loaded.value()), "driver-cuda");
+      judge(with_driver_cuda(test::h200_report(), "11.8"), &lock, with_floor), "driver-cuda");
   REQUIRE(found.size() == 1);
   CHECK_THAT(found[0].fix, Catch::Contains("531.14"));
   CHECK_THAT(found[0].detail, Catch::Contains("overlay/cuda.toml"));
   // The torch of the report against the same driver names the same floor.
   auto report = with_driver_cuda(test::h200_report(), "11.8");
   report["python"]["torch"]["cuda"] = "12.1";
-  const auto torch = with_id(judge(report, nullptr, loaded.value()), "torch-cuda-driver");
+  const auto torch = with_id(judge(report, nullptr, with_floor), "torch-cuda-driver");
   REQUIRE(torch.size() == 1);
   CHECK_THAT(torch[0].fix, Catch::Contains("531.14"));
 }

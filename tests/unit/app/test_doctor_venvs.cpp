@@ -11,13 +11,7 @@ namespace bevenv::app {
 namespace {
 
 std::string python_version(const std::string& venv) {
-  int exit_code = -1;
-  std::string out = test::run_shell(test::shell_quote(test::venv_python(venv)) +
-                                        " -c 'import platform; print(platform.python_version())'",
-                                    &exit_code);
-  REQUIRE(exit_code == 0);
-  while (!out.empty() && (out.back() == '\n' || out.back() == '\r')) out.pop_back();
-  return out;
+  return test::venv_python_output(venv, "import platform; print(platform.python_version())");
 }
 
 CommandOutput run_check(const std::string& venv, const std::string& check,

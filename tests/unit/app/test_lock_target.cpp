@@ -117,29 +117,37 @@ TEST_CASE("the target's reason in one line") {
   CHECK(old_driver->find("needs a driver for CUDA >= 11.7") != std::string::npos);
 }
 
+namespace {
+
+// The solver's account of a requirement nothing meets: step `text` requires `dependency`, and a
+// child step `nothing` says no version of `package` matches it.
+solver::ExplanationStep unmet(const std::string& text, const std::string& dependency,
+                              const std::string& package, const std::string& nothing) {
+  solver::ExplanationStep none;
+  none.kind = solver::StepKind::nothing_matches;
+  none.package = package;
+  none.text = nothing;
+  solver::ExplanationStep needs;
+  needs.kind = solver::StepKind::requires_;
+  needs.text = text;
+  needs.dependency = dependency;
+  needs.children.push_back(none);
+  return needs;
+}
+
+}  // namespace
+
 TEST_CASE("steps about virtual records are told as target facts") {
   app::TargetFacts target;
   target.python = bevenv::core::Version::parse("3.12.7").value();
   target.python_minor = "3.12";
   target.python_from = "`--python`";
-  solver::ExplanationStep needs;
-  needs.kind = solver::StepKind::requires_;
-  needs.text = "which requires __python >=3.8,<3.12   (torch 2.0.1 (Python range))";
-  needs.dependency = "__python >=3.8,<3.12";
-  solver::ExplanationStep has;
-  has.kind = solver::StepKind::nothing_matches;
-  has.package = app::kPythonVirtual;
-  has.text = "no __python matches >=3.8,<3.12   (the system has 3.12.7)";
-  needs.children.push_back(has);
-  solver::ExplanationStep kernels;
-  kernels.kind = solver::StepKind::requires_;
-  kernels.text = "torch 1.9.1+cu111 requires __kernels-sm_90   (torch 1.9.1+cu111 (no SASS))";
-  kernels.dependency = "__kernels-sm_90";
-  solver::ExplanationStep none;
-  none.kind = solver::StepKind::nothing_matches;
-  none.package = "__kernels-sm_90";
-  none.text = "no package provides __kernels-sm_90";
-  kernels.children.push_back(none);
+  const auto needs = unmet("which requires __python >=3.8,<3.12   (torch 2.0.1 (Python range))",
+                           "__python >=3.8,<3.12", app::kPythonVirtual,
+                           "no __python matches >=3.8,<3.12   (the system has 3.12.7)");
+  const auto kernels =
+      unmet("torch 1.9.1+cu111 requires __kernels-sm_90   (torch 1.9.1+cu111 (no SASS))",
+            "__kernels-sm_90", "__kernels-sm_90", "no package provides __kernels-sm_90");
   solver::Unsolvable unsolvable;
   unsolvable.problems.push_back({{needs, kernels}});
   app::describe_virtuals(unsolvable, target);

@@ -1,7 +1,6 @@
 // bevenv.toml and requirements files: hostile files are bad input with a position, never a
 // crash inside toml++ or a read that does not end.
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include <catch2/catch.hpp>
 #include <filesystem>
@@ -9,19 +8,13 @@
 
 #include "bevenv/app/project_file.hpp"
 #include "bevenv/core/error.hpp"
+#include "fresh_dir.hpp"
 
 namespace bevenv::app {
 namespace {
 
 namespace fs = std::filesystem;
-
-fs::path fresh_dir(const std::string& name) {
-  const fs::path dir =
-      fs::temp_directory_path() / ("bevenv-project-" + name + "-" + std::to_string(::getpid()));
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  return dir;
-}
+using bevenv::testing::fresh_dir;
 
 std::string refusal(const fs::path& path) {
   try {

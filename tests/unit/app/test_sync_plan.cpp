@@ -5,6 +5,10 @@
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
+#include <initializer_list>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "bevenv/app/sync.hpp"
 #include "bevenv/core/error.hpp"
@@ -20,12 +24,14 @@ namespace {
 // A directory that looks like `python3.8 -m venv` made it, with the given distributions.
 class FakeVenv {
  public:
-  FakeVenv() {
+  // With these (name, version) distributions installed.
+  explicit FakeVenv(std::initializer_list<std::pair<std::string, std::string>> installed = {}) {
     root_ = fs::temp_directory_path() /
             ("bevenv-sync-test-" + std::to_string(::getpid()) + "-" + std::to_string(counter_++));
     fs::remove_all(root_);
     fs::create_directories(site());
     std::ofstream(root_ / "pyvenv.cfg") << "home = /usr/bin\nversion = 3.8.18\n";
+    for (const auto& [name, version] : installed) dist_info(name, version);
   }
   ~FakeVenv() { fs::remove_all(root_); }
   fs::path site() const { return root_ / "lib" / "python3.8" / "site-packages"; }
@@ -72,8 +78,7 @@ const app::PlannedChange* find(const app::SyncPlan& plan, const std::string& nam
 }  // namespace
 
 TEST_CASE("sync reads dist-info and egg-info metadata, not directory names") {
-  const FakeVenv venv;
-  venv.dist_info("typing_extensions", "4.7.1");
+  const FakeVenv venv({{"typing_extensions", "4.7.1"}});
   fs::create_directories(venv.site() / "mmcv.egg-info");
   std::ofstream(venv.site() / "mmcv.egg-info" / "PKG-INFO") << "Name: mmcv\nVersion: 1.4.0\n";
   std::ofstream(venv.site() / "old_style.egg-info") << "Name: old-style\nVersion: 0.1\n";
@@ -97,9 +102,7 @@ TEST_CASE("sync refuses a directory that is not a venv") {
 }
 
 TEST_CASE("an empty venv gets every locked package, hash-checked; pip and setuptools stay") {
-  const FakeVenv venv;
-  venv.dist_info("pip", "23.0.1");
-  venv.dist_info("setuptools", "56.0.0");
+  const FakeVenv venv({{"pip", "23.0.1"}, {"setuptools", "56.0.0"}});
   const auto plan = app::plan_sync(small_lock(), app::read_installed(venv.site()));
   REQUIRE(plan.changes.size() == 3);
   for (const auto& c : plan.changes) {
@@ -112,13 +115,14 @@ TEST_CASE("an empty venv gets every locked package, hash-checked; pip and setupt
 }
 
 TEST_CASE("drift: an upgrade, a downgrade, an extra and a missing package") {
-  const FakeVenv venv;
-  venv.dist_info("pip", "23.0.1");
-  venv.dist_info("wheel", "0.41.0");
-  venv.dist_info("idna", "3.7");        // as locked
-  venv.dist_info("Packaging", "24.0");  // newer than the lock: downgrade
-  venv.dist_info("six", "1.16.0");      // not locked: remove
-  venv.dist_info("yapf", "0.32.0");     // older: upgrade
+  const FakeVenv venv({
+      {"pip", "23.0.1"},
+      {"wheel", "0.41.0"},
+      {"idna", "3.7"},        // as locked
+      {"Packaging", "24.0"},  // newer than the lock: downgrade
+      {"six", "1.16.0"},      // not locked: remove
+      {"yapf", "0.32.0"},     // older: upgrade
+  });
   auto lock = small_lock();
   lock.packages.push_back(pinned("platformdirs", "4.3.6"));  // missing: install
   const auto plan = app::plan_sync(lock, app::read_installed(venv.site()));
@@ -139,9 +143,7 @@ TEST_CASE("drift: an upgrade, a downgrade, an extra and a missing package") {
 }
 
 TEST_CASE("setuptools is compared when the lock names it; a locked venv is in sync") {
-  const FakeVenv venv;
-  venv.dist_info("pip", "23.0.1");
-  venv.dist_info("setuptools", "69.5.1");
+  const FakeVenv venv({{"pip", "23.0.1"}, {"setuptools", "69.5.1"}});
   auto lock = small_lock();
   lock.packages.push_back(pinned("setuptools", "58.0.4"));
   for (const auto& p : small_lock().packages) venv.dist_info(p.name, p.version);
@@ -159,9 +161,7 @@ TEST_CASE("setuptools is compared when the lock names it; a locked venv is in sy
 }
 
 TEST_CASE("a local build tag matches the lock's variant; a false marker removes the package") {
-  const FakeVenv venv;
-  venv.dist_info("torch", "1.10.1+cu113");
-  venv.dist_info("dataclasses", "0.8");
+  const FakeVenv venv({{"torch", "1.10.1+cu113"}, {"dataclasses", "0.8"}});
   lf::Lockfile lock = small_lock();
   lock.packages.clear();
   auto torch = pinned("torch", "1.10.1", false);
@@ -178,8 +178,7 @@ TEST_CASE("a local build tag matches the lock's variant; a false marker removes 
 }
 
 TEST_CASE("packages without a sha256 go through the unhashed pass; another build is reinstalled") {
-  const FakeVenv venv;
-  venv.dist_info("torch", "1.10.1+cpu");
+  const FakeVenv venv({{"torch", "1.10.1+cpu"}});
   lf::Lockfile lock = small_lock();
   lock.packages = {pinned("torch", "1.10.1+cu113", false)};
   const auto plan = app::plan_sync(lock, app::read_installed(venv.site()));
@@ -189,8 +188,8 @@ TEST_CASE("packages without a sha256 go through the unhashed pass; another build
 }
 
 TEST_CASE("build steps: sdist and VCS builds run in lock order, command builds never") {
-  const FakeVenv venv;
-  venv.dist_info("nuscenes-devkit", "1.1.9");  // installed by its sdist build, as locked
+  // nuscenes-devkit installed by its sdist build, as locked.
+  const FakeVenv venv({{"nuscenes-devkit", "1.1.9"}});
   lf::Lockfile lock = small_lock();
   lock.packages = {pinned("mmcv-full", "1.4.0"), pinned("nuscenes-devkit", "1.1.9"),
                    pinned("torchpack", "0.3.1"), pinned("mmdet3d", "0.17.1")};

@@ -9,6 +9,7 @@
 #include "bevenv/core/error.hpp"
 #include "bevenv/core/sha256.hpp"
 #include "bevenv/core/subprocess.hpp"
+#include "thrown_error.hpp"
 
 namespace fs = std::filesystem;
 using namespace bevenv;
@@ -121,10 +122,8 @@ TEST_CASE("extracting the context gives the files back", "[containers][context]"
 
 TEST_CASE("a missing project directory is a bad-input error", "[containers][context]") {
   std::vector<ContextEntry> entries;
-  try {
-    add_directory_tree(entries, "/nonexistent/bevenv-project", "project");
-    FAIL("expected an error");
-  } catch (const core::Error& e) {
-    CHECK(e.code() == core::ExitCode::bad_input);
-  }
+  const auto e = bevenv::testing::thrown_error(
+      [&] { add_directory_tree(entries, "/nonexistent/bevenv-project", "project"); });
+  REQUIRE(e.has_value());
+  CHECK(e->code() == core::ExitCode::bad_input);
 }

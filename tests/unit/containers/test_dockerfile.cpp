@@ -10,6 +10,7 @@
 #include "bevenv/core/subprocess.hpp"
 #include "golden.hpp"
 #include "test_locks.hpp"
+#include "thrown_error.hpp"
 
 namespace fs = std::filesystem;
 using namespace bevenv;
@@ -192,13 +193,10 @@ TEST_CASE("an unhashed package pinned by URL must have a URL the build can fetch
   auto lock = test::smoke_lock();
   lock.packages[1].artifacts[0].sha256.reset();
   lock.packages[1].artifacts[0].url = "file:///srv/wheels/six-1.16.0-py2.py3-none-any.whl";
-  try {
-    render_image_files(lock, ImageOptions{});
-    FAIL("expected an error");
-  } catch (const core::Error& e) {
-    CHECK(e.code() == core::ExitCode::bad_input);
-    CHECK(std::string(e.what()).find("package[1].artifacts[0].url") != std::string::npos);
-  }
+  const auto e = bevenv::testing::thrown_error([&] { render_image_files(lock, ImageOptions{}); });
+  REQUIRE(e.has_value());
+  CHECK(e->code() == core::ExitCode::bad_input);
+  CHECK(std::string(e->what()).find("package[1].artifacts[0].url") != std::string::npos);
 }
 
 TEST_CASE("the image checks itself before the project, and again after its builds",
@@ -230,14 +228,12 @@ TEST_CASE("the image checks itself before the project, and again after its build
 }
 
 TEST_CASE("a project build without project source is a clear error", "[containers]") {
-  try {
-    render_image_files(test::bevfusion_lock(), ImageOptions{});
-    FAIL("expected an error");
-  } catch (const core::Error& e) {
-    CHECK(e.code() == core::ExitCode::bad_input);
-    CHECK(std::string(e.what()).find("`bevfusion-ops`") != std::string::npos);
-    CHECK(e.hint().find("--context-dir") != std::string::npos);
-  }
+  const auto e = bevenv::testing::thrown_error(
+      [&] { render_image_files(test::bevfusion_lock(), ImageOptions{}); });
+  REQUIRE(e.has_value());
+  CHECK(e->code() == core::ExitCode::bad_input);
+  CHECK(std::string(e->what()).find("`bevfusion-ops`") != std::string::npos);
+  CHECK(e->hint().find("--context-dir") != std::string::npos);
 }
 
 TEST_CASE("--base-image replaces the lock's image", "[containers]") {

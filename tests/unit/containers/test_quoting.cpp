@@ -6,6 +6,7 @@
 #include "bevenv/core/subprocess.hpp"
 #include "safe_text.hpp"
 #include "test_locks.hpp"
+#include "thrown_error.hpp"
 
 using namespace bevenv;
 using namespace bevenv::containers;
@@ -14,16 +15,13 @@ namespace {
 
 void require_rejected(const lockfiles::Lockfile& lock, const std::string& mentions,
                       ImageOptions options = {}) {
-  try {
-    render_image_files(lock, options);
-    FAIL("expected the lockfile to be rejected");
-  } catch (const core::Error& e) {
-    CHECK(e.code() == core::ExitCode::bad_input);
-    std::string all = e.what();
-    for (const auto& cause : e.causes()) all += "\n" + cause;
-    INFO(all);
-    CHECK(all.find(mentions) != std::string::npos);
-  }
+  const auto e = bevenv::testing::thrown_error([&] { render_image_files(lock, options); });
+  REQUIRE(e.has_value());
+  CHECK(e->code() == core::ExitCode::bad_input);
+  std::string all = e->what();
+  for (const auto& cause : e->causes()) all += "\n" + cause;
+  INFO(all);
+  CHECK(all.find(mentions) != std::string::npos);
 }
 
 }  // namespace

@@ -1,26 +1,15 @@
-#include <unistd.h>
-
 #include <catch2/catch.hpp>
 #include <filesystem>
 
 #include "bevenv/core/error.hpp"
 #include "bevenv/core/fs.hpp"
+#include "fresh_dir.hpp"
+#include "thrown_error.hpp"
 
 namespace fs = std::filesystem;
 using bevenv::core::Error;
 using bevenv::core::ExitCode;
-
-namespace {
-
-fs::path fresh_dir(const std::string& name) {
-  const fs::path dir =
-      fs::temp_directory_path() / ("bevenv-test-" + name + "-" + std::to_string(::getpid()));
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  return dir;
-}
-
-}  // namespace
+using bevenv::testing::fresh_dir;
 
 TEST_CASE("write_file_atomic replaces a file and leaves no temporary behind") {
   const fs::path dir = fresh_dir("atomic");
@@ -34,22 +23,18 @@ TEST_CASE("write_file_atomic replaces a file and leaves no temporary behind") {
 
 TEST_CASE("write_file_atomic into a missing directory is a clear failure") {
   const fs::path target = fresh_dir("missing") / "no" / "such" / "dir" / "out.lock";
-  try {
-    bevenv::core::write_file_atomic(target, "x");
-    FAIL("expected an error");
-  } catch (const Error& e) {
-    CHECK(e.code() == ExitCode::failure);
-    CHECK(std::string(e.what()).find(target.string()) != std::string::npos);
-  }
+  const auto e =
+      bevenv::testing::thrown_error([&] { bevenv::core::write_file_atomic(target, "x"); });
+  REQUIRE(e.has_value());
+  CHECK(e->code() == ExitCode::failure);
+  CHECK(std::string(e->what()).find(target.string()) != std::string::npos);
 }
 
 TEST_CASE("read_file of a missing file is bad input naming the path") {
-  try {
-    bevenv::core::read_file("/nonexistent/bevenv.toml");
-    FAIL("expected an error");
-  } catch (const Error& e) {
-    CHECK(e.code() == ExitCode::bad_input);
-    CHECK(std::string(e.what()) ==
-          "cannot read `/nonexistent/bevenv.toml`: No such file or directory");
-  }
+  const auto e =
+      bevenv::testing::thrown_error([&] { bevenv::core::read_file("/nonexistent/bevenv.toml"); });
+  REQUIRE(e.has_value());
+  CHECK(e->code() == ExitCode::bad_input);
+  CHECK(std::string(e->what()) ==
+        "cannot read `/nonexistent/bevenv.toml`: No such file or directory");
 }

@@ -5,6 +5,7 @@
 
 #include "bevenv/core/error.hpp"
 #include "bevenv/core/marker.hpp"
+#include "parse_error.hpp"
 
 using bevenv::core::Marker;
 using bevenv::core::MarkerEnvironment;
@@ -12,11 +13,7 @@ using bevenv::core::ParseError;
 
 namespace {
 
-ParseError parse_error(const std::string& text) {
-  auto marker = Marker::parse(text);
-  REQUIRE_FALSE(marker.has_value());
-  return marker.error();
-}
+constexpr auto parse_error = &bevenv::core::testing::parse_error_of<Marker>;
 
 bool holds(const std::string& text, const MarkerEnvironment& env) {
   auto marker = Marker::parse(text);

@@ -6,6 +6,7 @@
 
 #include "bevenv/core/error.hpp"
 #include "bevenv/core/requirement.hpp"
+#include "parse_error.hpp"
 
 using bevenv::core::MarkerEnvironment;
 using bevenv::core::ParseError;
@@ -13,11 +14,7 @@ using bevenv::core::Requirement;
 
 namespace {
 
-ParseError parse_error(const std::string& text) {
-  auto requirement = Requirement::parse(text);
-  REQUIRE_FALSE(requirement.has_value());
-  return requirement.error();
-}
+constexpr auto parse_error = &bevenv::core::testing::parse_error_of<Requirement>;
 
 }  // namespace
 

@@ -12,21 +12,15 @@
 
 #include "bevenv/core/error.hpp"
 #include "bevenv/core/text_input.hpp"
+#include "fresh_dir.hpp"
 
 namespace fs = std::filesystem;
 using bevenv::core::Error;
 using bevenv::core::ExitCode;
 using bevenv::core::read_regular_file;
+using bevenv::testing::fresh_dir;
 
 namespace {
-
-fs::path fresh_dir(const std::string& name) {
-  const fs::path dir =
-      fs::temp_directory_path() / ("bevenv-text-" + name + "-" + std::to_string(::getpid()));
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  return dir;
-}
 
 // The error read_regular_file throws for `path`, which must be bad input naming the path.
 std::string refusal(const fs::path& path, std::size_t limit = bevenv::core::kMaxInputBytes) {

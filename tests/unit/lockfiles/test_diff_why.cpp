@@ -24,6 +24,13 @@ Package& package(Lockfile& lock, std::string_view name) {
   throw;
 }
 
+// `bevenv why NAME`'s text for the sample lock; the test stops where the name is not found.
+std::string why_text(std::string_view name) {
+  const auto lines = explain_package(testing::sample_lock(), name);
+  REQUIRE(lines.has_value());
+  return to_text(*lines);
+}
+
 }  // namespace
 
 TEST_CASE("diff: equal lockfiles, in any order, have no changes") {
@@ -113,9 +120,7 @@ TEST_CASE("diff: any change that alters the file is reported") {
 }
 
 TEST_CASE("why: the pin, who required it, the rule with symptom and source") {
-  const auto lines = explain_package(testing::sample_lock(), "Setuptools");
-  REQUIRE(lines.has_value());
-  CHECK(to_text(*lines) ==
+  CHECK(why_text("Setuptools") ==
         "setuptools 58.0.4\n"
         "  required by torch 1.10.1+cu113 (torch.utils.tensorboard imports distutils.version)\n"
         "  held below 59.6 by rule `setuptools-distutils-version` (F2):\n"
@@ -125,9 +130,7 @@ TEST_CASE("why: the pin, who required it, the rule with symptom and source") {
 }
 
 TEST_CASE("why: requested packages, observations and dependents") {
-  const auto lines = explain_package(testing::sample_lock(), "torch");
-  REQUIRE(lines.has_value());
-  CHECK(to_text(*lines) ==
+  CHECK(why_text("torch") ==
         "torch 1.10.1+cu113\n"
         "  requested by profile bevfusion (torch==1.10.1+cu113)\n"
         "  also a dependency of mmcv-full 1.4.0\n"

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "bevenv/matrix/loader.hpp"
+#include "load_errors.hpp"
 
 using namespace bevenv;
 
@@ -37,11 +38,7 @@ std::string fix_text(const char* id, const matrix::FixContext& context) {
 std::vector<std::string> load_errors(const std::string& overlay) {
   std::vector<matrix::SourceFile> files = matrix::embedded_files();
   files.push_back({"overlay/failures.toml", overlay, 1, matrix::Layer::overlay});
-  const auto result = matrix::load_sources(files);
-  REQUIRE_FALSE(result.has_value());
-  std::vector<std::string> out;
-  for (const auto& d : result.error()) out.push_back(d.to_string());
-  return out;
+  return matrix::testing::load_errors(files);
 }
 
 bool any_contains(const std::vector<std::string>& lines, const std::string& text,

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "bevenv/matrix/loader.hpp"
+#include "load_errors.hpp"
 
 using namespace bevenv;
 
@@ -33,17 +34,11 @@ std::uint32_t line_of(const std::string& text, const std::string& after,
 
 core::Version v(const char* text) { return core::Version::parse(text).value(); }
 
-std::vector<std::string> messages(const matrix::LoadResult& result) {
-  std::vector<std::string> out;
-  for (const auto& d : result.error()) out.push_back(d.to_string());
-  return out;
-}
-
 }  // namespace
 
 TEST_CASE("the embedded matrix loads and keeps where each record came from") {
   auto loaded = matrix::load_embedded();
-  if (!loaded) FAIL(messages(loaded).front());
+  if (!loaded) FAIL(loaded.error().front().to_string());
   const matrix::Matrix& m = loaded.value();
   CHECK(m.version == "2026.11.1");
   CHECK(m.profiles.size() == 9);  // mmdet3d-1.4 is the sixth; then the three torch 2.8 ports
@@ -97,7 +92,7 @@ TEST_CASE("profiles resolve `extends`: inherit, override per requirement name") 
 }
 
 TEST_CASE("every error is reported, sorted by file and line, with a suggestion for typos") {
-  std::vector<matrix::SourceFile> files = {
+  const std::vector<matrix::SourceFile> files = {
       {"b.toml",
        "[[toolkit]]\nversion = \"11.3\"\nmin_drivr = \"465.19.01\"\nsm = []\n"
        "sources = [\"https://example.org/t\"]\n",
@@ -107,9 +102,7 @@ TEST_CASE("every error is reported, sorted by file and line, with a suggestion f
        "[[package]]\nname = \"bar\"\nversion = \"x\"\nsources = [\"https://example.org/t\"]\n",
        0, matrix::Layer::overlay},
   };
-  auto result = matrix::load_sources(files);
-  REQUIRE_FALSE(result.has_value());
-  const auto got = messages(result);
+  const auto got = matrix::testing::load_errors(files);
   REQUIRE(got.size() == 5);
   CHECK(got[0] == "a.toml:1:1: `package`: missing required key `sources` (at least one)");
   CHECK(got[1] == "a.toml:4:1: `package`: unknown key `pyton`; did you mean `python`?");

@@ -3,9 +3,12 @@
 // layer (thousands of releases read from PyPI) is left out: a refresh must not rewrite this.
 #include <algorithm>
 #include <catch2/catch.hpp>
+#include <iterator>
 #include <map>
 #include <set>
+#include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "bevenv/matrix/evaluate.hpp"
 #include "bevenv/matrix/loader.hpp"
@@ -38,16 +41,23 @@ const Versions kTorch2 = {"2.0.0", "2.0.1", "2.1.0",  "2.1.1",  "2.1.2",  "2.2.0
 const Versions kTorch26 = {"2.6.0", "2.7.0",  "2.7.1",  "2.8.0",  "2.9.0",
                            "2.9.1", "2.10.0", "2.11.0", "2.12.0", "2.12.1"};
 // Every mmcv-full 1.x release with a prebuilt wheel in the matrix (matrix/data/openmmlab.toml),
-// and 1.7.2, which the torch 2.8 ports build from source.
-const Versions kMmcvFull = {"1.3.10", "1.3.11", "1.3.12", "1.3.13", "1.3.14", "1.3.15", "1.3.16",
-                            "1.3.17", "1.3.18", "1.4.0",  "1.4.1",  "1.4.2",  "1.4.3",  "1.4.4",
-                            "1.4.5",  "1.4.6",  "1.4.7",  "1.4.8",  "1.5.0",  "1.5.1",  "1.5.2",
-                            "1.5.3",  "1.6.0",  "1.6.1",  "1.6.2",  "1.7.0",  "1.7.1",  "1.7.2"};
-// The same without 1.7.2, whose Config drops `verify` for yapf >=0.40.2.
-const Versions kMmcvFullBefore172 = {
-    "1.3.10", "1.3.11", "1.3.12", "1.3.13", "1.3.14", "1.3.15", "1.3.16", "1.3.17", "1.3.18",
-    "1.4.0",  "1.4.1",  "1.4.2",  "1.4.3",  "1.4.4",  "1.4.5",  "1.4.6",  "1.4.7",  "1.4.8",
-    "1.5.0",  "1.5.1",  "1.5.2",  "1.5.3",  "1.6.0",  "1.6.1",  "1.6.2",  "1.7.0",  "1.7.1"};
+// and 1.7.2, which the torch 2.8 ports build from source; in release order.
+const std::vector<std::string> kMmcvFullReleases = {
+    "1.3.10", "1.3.11", "1.3.12", "1.3.13", "1.3.14", "1.3.15", "1.3.16",
+    "1.3.17", "1.3.18", "1.4.0",  "1.4.1",  "1.4.2",  "1.4.3",  "1.4.4",
+    "1.4.5",  "1.4.6",  "1.4.7",  "1.4.8",  "1.5.0",  "1.5.1",  "1.5.2",
+    "1.5.3",  "1.6.0",  "1.6.1",  "1.6.2",  "1.7.0",  "1.7.1",  "1.7.2"};
+
+// The mmcv-full releases from `first` to `last`, both included: the rules bound mmcv-full by a
+// range, and the list above is the one place its releases are written.
+Versions mmcv_full(const std::string& first, const std::string& last) {
+  const auto begin = std::find(kMmcvFullReleases.begin(), kMmcvFullReleases.end(), first);
+  const auto end = std::find(begin, kMmcvFullReleases.end(), last);
+  if (end == kMmcvFullReleases.end()) {
+    throw std::invalid_argument("no mmcv-full " + first + ".." + last);
+  }
+  return Versions(begin, std::next(end));
+}
 
 // The OpenMMLab 2.x curated releases (matrix/data/openmmlab.toml, end of file).
 const Versions kMmengine = {"0.7.1",  "0.7.2",  "0.7.3",  "0.7.4",  "0.8.0",  "0.8.1",  "0.8.2",
@@ -76,7 +86,9 @@ const std::map<std::string, Expectation>& expectations() {
       {"setuptools-torch1-pin", {{{"torch", kTorch1}}, {"59.5.0"}, "F2", "", {}, {}}},
       {"setuptools-pkg-resources-packaging",
        {{{"torch", {"2.0.0", "2.0.1", "2.1.0", "2.1.1", "2.1.2"}}}, {"70.0.0"}, "", "", {}, {}}},
-      {"yapf-verify-keyword", {{{"mmcv-full", kMmcvFullBefore172}}, {"0.40.2"}, "F3", "", {}, {}}},
+      // Not 1.7.2, whose Config drops `verify` for yapf >=0.40.2.
+      {"yapf-verify-keyword",
+       {{{"mmcv-full", mmcv_full("1.3.10", "1.7.1")}}, {"0.40.2"}, "F3", "", {}, {}}},
       {"yapf-verify-keyword-mmcv", {{{"mmcv", {"1.4.0"}}}, {"0.40.2"}, "F3", "", {}, {}}},
       {"torchpack-utils-tqdm", {{}, {"0.3.0", "0.3.1"}, "F4", "bevfusion", {}, {}, true}},
       {"torch2-with-bevfusion", {{}, kTorch2, "F9", "bevfusion", {}, {}}},
@@ -102,7 +114,8 @@ const std::map<std::string, Expectation>& expectations() {
        {{{"trimesh", {"2.35.39"}}}, {"2.5", "2.8.8"}, "trimesh-networkx", "", {}, {}}},
       {"shapely2-nuscenes-map",
        {{{"nuscenes-devkit", {"1.1.9", "1.1.10", "1.1.11"}}}, {"2.0.1"}, "", "", {}, {}}},
-      {"mmcv-lite-shadows-full", {{{"mmcv-full", kMmcvFull}}, {"1.4.0"}, "", "", {}, {}}},
+      {"mmcv-lite-shadows-full",
+       {{{"mmcv-full", mmcv_full("1.3.10", "1.7.2")}}, {"1.4.0"}, "", "", {}, {}}},
       {"pillow-antialias-tensorboard",
        {{{"tensorboard", {"2.8.0", "2.14.0", "2.21.0"}},
          {"torch",
@@ -121,76 +134,23 @@ const std::map<std::string, Expectation>& expectations() {
       {"pycocotools-numpy-abi", {{{"numpy", {"1.19.5"}}}, {"2.0.1"}, "", "", {}, {}}},
       {"pycocotools-201-cython-2", {{{"pycocotools", {"2.0.1"}}}, {}, "", "", {}, {}}},
       {"mmdet-mmcv-2.14-2.16",
-       {{{"mmdet", {"2.14.0"}}},
-        {"1.3.10", "1.3.11", "1.3.12", "1.3.13", "1.3.14", "1.3.15", "1.3.16", "1.3.17", "1.3.18",
-         "1.4.0"},
-        "",
-        "",
-        {},
-        {}}},
-      {"mmdet-mmcv-2.17",
-       {{{"mmdet", {}}}, {"1.3.14", "1.3.15", "1.3.16", "1.3.17", "1.3.18"}, "", "", {}, {}}},
-      {"mmdet-mmcv-2.18", {{{"mmdet", {}}}, {"1.3.17", "1.3.18"}, "", "", {}, {}}},
+       {{{"mmdet", {"2.14.0"}}}, mmcv_full("1.3.10", "1.4.0"), "", "", {}, {}}},
+      {"mmdet-mmcv-2.17", {{{"mmdet", {}}}, mmcv_full("1.3.14", "1.3.18"), "", "", {}, {}}},
+      {"mmdet-mmcv-2.18", {{{"mmdet", {}}}, mmcv_full("1.3.17", "1.3.18"), "", "", {}, {}}},
       {"mmdet-mmcv-2.19-2.23",
-       {{{"mmdet", {"2.20.0"}}},
-        {"1.3.17", "1.3.18", "1.4.0", "1.4.1", "1.4.2", "1.4.3", "1.4.4", "1.4.5", "1.4.6", "1.4.7",
-         "1.4.8"},
-        "",
-        "",
-        {},
-        {}}},
-      {"mmdet-mmcv-2.24-2.25.1",
-       {{{"mmdet", {}}},
-        {"1.3.17", "1.3.18", "1.4.0", "1.4.1", "1.4.2", "1.4.3", "1.4.4", "1.4.5", "1.4.6", "1.4.7",
-         "1.4.8", "1.5.0", "1.5.1", "1.5.2", "1.5.3"},
-        "",
-        "",
-        {},
-        {}}},
-      {"mmdet-mmcv-2.25.2-2.25.3",
-       {{{"mmdet", {}}},
-        {"1.3.17", "1.3.18", "1.4.0", "1.4.1", "1.4.2", "1.4.3", "1.4.4", "1.4.5", "1.4.6", "1.4.7",
-         "1.4.8", "1.5.0", "1.5.1", "1.5.2", "1.5.3", "1.6.0", "1.6.1", "1.6.2"},
-        "",
-        "",
-        {},
-        {}}},
-      {"mmdet-mmcv-2.26",
-       {{{"mmdet", {"2.26.0"}}},
-        {"1.3.17", "1.3.18", "1.4.0", "1.4.1", "1.4.2", "1.4.3", "1.4.4",
-         "1.4.5",  "1.4.6",  "1.4.7", "1.4.8", "1.5.0", "1.5.1", "1.5.2",
-         "1.5.3",  "1.6.0",  "1.6.1", "1.6.2", "1.7.0", "1.7.1", "1.7.2"},
-        "",
-        "",
-        {},
-        {}}},
+       {{{"mmdet", {"2.20.0"}}}, mmcv_full("1.3.17", "1.4.8"), "", "", {}, {}}},
+      {"mmdet-mmcv-2.24-2.25.1", {{{"mmdet", {}}}, mmcv_full("1.3.17", "1.5.3"), "", "", {}, {}}},
+      {"mmdet-mmcv-2.25.2-2.25.3", {{{"mmdet", {}}}, mmcv_full("1.3.17", "1.6.2"), "", "", {}, {}}},
+      {"mmdet-mmcv-2.26", {{{"mmdet", {"2.26.0"}}}, mmcv_full("1.3.17", "1.7.2"), "", "", {}, {}}},
       {"mmdet-mmcv-2.28.2",
-       {{{"mmdet", {"2.28.2"}}},
-        {"1.3.17", "1.3.18", "1.4.0", "1.4.1", "1.4.2", "1.4.3", "1.4.4",
-         "1.4.5",  "1.4.6",  "1.4.7", "1.4.8", "1.5.0", "1.5.1", "1.5.2",
-         "1.5.3",  "1.6.0",  "1.6.1", "1.6.2", "1.7.0", "1.7.1", "1.7.2"},
-        "",
-        "",
-        {},
-        {}}},
+       {{{"mmdet", {"2.28.2"}}}, mmcv_full("1.3.17", "1.7.2"), "", "", {}, {}}},
       {"mmdet3d-mmcv-0.15-0.17.2",
-       {{{"mmdet3d", {"0.17.1"}}},
-        {"1.3.10", "1.3.11", "1.3.12", "1.3.13", "1.3.14", "1.3.15", "1.3.16", "1.3.17", "1.3.18",
-         "1.4.0"},
-        "",
-        "",
-        {},
-        {}}},
-      {"mmdet3d-mmcv-1.0.0rc1", {{{"mmdet3d", {}}}, {"1.4.8", "1.5.0"}, "", "", {}, {}}},
+       {{{"mmdet3d", {"0.17.1"}}}, mmcv_full("1.3.10", "1.4.0"), "", "", {}, {}}},
+      {"mmdet3d-mmcv-1.0.0rc1", {{{"mmdet3d", {}}}, mmcv_full("1.4.8", "1.5.0"), "", "", {}, {}}},
       {"mmdet3d-mmcv-1.0.0rc2-rc3",
-       {{{"mmdet3d", {}}}, {"1.4.8", "1.5.0", "1.5.1", "1.5.2", "1.5.3", "1.6.0"}, "", "", {}, {}}},
+       {{{"mmdet3d", {}}}, mmcv_full("1.4.8", "1.6.0"), "", "", {}, {}}},
       {"mmdet3d-mmcv-1.0.0rc4-rc6",
-       {{{"mmdet3d", {"1.0.0rc6"}}},
-        {"1.5.2", "1.5.3", "1.6.0", "1.6.1", "1.6.2", "1.7.0"},
-        "",
-        "",
-        {},
-        {}}},
+       {{{"mmdet3d", {"1.0.0rc6"}}}, mmcv_full("1.5.2", "1.7.0"), "", "", {}, {}}},
       {"mmdet3d-mmdet-0.15-0.17.3",
        {{{"mmdet3d", {"0.17.1", "0.17.3"}}},
         {"2.14.0", "2.20.0", "2.26.0", "2.28.2", "3.0.0", "3.1.0", "3.2.0", "3.3.0"},
@@ -229,13 +189,7 @@ const std::map<std::string, Expectation>& expectations() {
         {},
         {}}},
       {"mmdet3d-bounds-from-code",
-       {{{"mmdet3d", {"0.17.3", "0.18.1"}}},
-        {"1.3.10", "1.3.11", "1.3.12", "1.3.13", "1.3.14", "1.3.15", "1.3.16", "1.3.17", "1.3.18",
-         "1.4.0", "1.4.1", "1.4.2", "1.4.3", "1.4.4", "1.4.5", "1.4.6", "1.4.7", "1.4.8", "1.5.0"},
-        "",
-        "",
-        {},
-        {}}},
+       {{{"mmdet3d", {"0.17.3", "0.18.1"}}}, mmcv_full("1.3.10", "1.5.0"), "", "", {}, {}}},
       // The OpenMMLab 2.x era. Rules on mmdet 3.0.0rc* and mmsegmentation 1.0.0rc4 match only
       // generated releases; `mmengine<0.2.0` matches none of the curated mmengine releases.
       {"mmdet3d-mmcv-1.1-1.2",
@@ -277,7 +231,8 @@ const std::map<std::string, Expectation>& expectations() {
         "",
         {},
         {}}},
-      {"mmcv2-with-mmcv-full", {{{"mmcv-full", kMmcvFull}}, kMmcv2, "", "", {}, {}}},
+      {"mmcv2-with-mmcv-full",
+       {{{"mmcv-full", mmcv_full("1.3.10", "1.7.2")}}, kMmcv2, "", "", {}, {}}},
       {"mmengine-torch-load-weights-only", {{{"mmengine", kMmengine}}, kTorch26, "", "", {}, {}}},
   };
   return table;

@@ -102,6 +102,17 @@ std::string dlopen_error(const std::string& path) {
   return error == nullptr ? "?" : error;
 }
 
+// The walk from `top` misses one library, `name`, which `needed_by` asks for, and the real
+// loader refuses `top` saying `dlopen_says`.
+void check_one_missing(const std::string& top, const std::string& name,
+                       const std::string& needed_by, const std::string& dlopen_says) {
+  const auto walked = needed::walk({top}, bare_paths());
+  REQUIRE(walked.missing.size() == 1);
+  CHECK(walked.missing[0].name == name);
+  CHECK(walked.missing[0].needed_by == needed_by);
+  CHECK_THAT(dlopen_error(top), Catch::Contains(dlopen_says));
+}
+
 Bytes slurp(const std::string& path) {
   std::ifstream file(path, std::ios::binary);
   return Bytes(std::istreambuf_iterator<char>(file), std::istreambuf_iterator<char>());
@@ -201,13 +212,8 @@ TEST_CASE("the walk finds what the loader finds and misses what it misses", "[pr
   CHECK_FALSE(found.found.contains("libc.so.6"));  // glibc's own: never looked for
   CHECK(dlopen_error(dir + "/libwA.so").empty());
 
-  const auto missed = needed::walk({dir + "/libwC.so"}, bare_paths());
-  REQUIRE(missed.missing.size() == 1);
-  CHECK(missed.missing[0].name == "libwnothere.so");
-  CHECK(missed.missing[0].needed_by == dir + "/libwC.so");
-  CHECK_THAT(dlopen_error(dir + "/libwC.so"),
-             Catch::Contains("libwnothere.so: cannot open shared object file: "
-                             "No such file or directory"));
+  check_one_missing(dir + "/libwC.so", "libwnothere.so", dir + "/libwC.so",
+                    "libwnothere.so: cannot open shared object file: No such file or directory");
 }
 
 TEST_CASE("DT_RPATH serves the objects loaded below it, DT_RUNPATH only its own", "[probes][elf]") {
@@ -228,12 +234,8 @@ TEST_CASE("DT_RPATH serves the objects loaded below it, DT_RUNPATH only its own"
   CHECK(inherited.checked == 3);
   CHECK(dlopen_error(dir + "/libtop_r.so").empty());
 
-  const auto own = needed::walk({dir + "/libtop_u.so"}, bare_paths());
-  REQUIRE(own.missing.size() == 1);
-  CHECK(own.missing[0].name == "libleaf_u.so");
-  CHECK(own.missing[0].needed_by == dir + "/deps/libmid_u.so");
-  CHECK_THAT(dlopen_error(dir + "/libtop_u.so"),
-             Catch::Contains("libleaf_u.so: cannot open shared object file"));
+  check_one_missing(dir + "/libtop_u.so", "libleaf_u.so", dir + "/deps/libmid_u.so",
+                    "libleaf_u.so: cannot open shared object file");
 }
 
 TEST_CASE("the search order: RPATH, LD_LIBRARY_PATH, RUNPATH, the system, the fallback",

@@ -145,6 +145,15 @@ std::size_t fatbin_section_header(const Bytes& elf) {
   return 0;
 }
 
+// A 64-byte file that is zeros after a little-endian ELF identification of class
+// `elf_class` (1: 32-bit, 2: 64-bit).
+Bytes elf_ident(std::uint8_t elf_class) {
+  Bytes bytes(64, 0);
+  const std::uint8_t ident[6] = {0x7f, 'E', 'L', 'F', elf_class, 1};
+  std::memcpy(bytes.data(), ident, sizeof ident);
+  return bytes;
+}
+
 fatbin::Archs read(const Bytes& bytes) {
   return fatbin::read_archs_from_memory(bytes.data(), bytes.size());
 }
@@ -211,17 +220,8 @@ TEST_CASE("files without device code, or not ELF64 at all, give empty lists or a
   CHECK(fatbin::read_archs_from_file("/nonexistent/libtorch_cuda.so").error.find("cannot open") ==
         0);
   CHECK(fatbin::read_archs_from_file("/etc/hostname").error == "not an ELF file");
-  Bytes elf32(64, 0);
-  std::memcpy(elf32.data(),
-              "\x7f"
-              "ELF\x01\x01",
-              6);
-  CHECK(read(elf32).error == "not a little-endian 64-bit ELF file");
-  Bytes no_sections(64, 0);
-  std::memcpy(no_sections.data(),
-              "\x7f"
-              "ELF\x02\x01",
-              6);
+  CHECK(read(elf_ident(1)).error == "not a little-endian 64-bit ELF file");
+  Bytes no_sections = elf_ident(2);
   CHECK(read(no_sections).error == "the ELF file has no section headers");
   put_u64(no_sections, 0x28, 0xffffffffffffff00ULL);  // section headers past any file
   no_sections[0x3a] = 64;
