@@ -213,6 +213,7 @@ bool IndexSearch::read_chosen(const solver::Solution& solution) {
   if (keys.empty() && targets.empty()) return false;
   read(keys, std::move(targets));
   discover();
+  read_newest();  // the packages those releases brought in
   return true;
 }
 
