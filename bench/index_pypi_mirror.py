@@ -408,6 +408,10 @@ def load_origins(directory, projects):
 
 
 class QuietServer(http.server.ThreadingHTTPServer):
+    # socketserver's default listen backlog is 5: a client opening more connections at once
+    # than that has its SYN dropped and waits a second to retry, which no real index does.
+    request_queue_size = 128
+
     def handle_error(self, request, client_address):
         if not isinstance(sys.exc_info()[1], ConnectionError):  # clients hang up at will
             super().handle_error(request, client_address)
