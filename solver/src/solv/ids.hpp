@@ -29,34 +29,28 @@ class TypedId {
   Id raw_ = 0;
 };
 
-// A package (or auxiliary) solvable of the pool.
-struct SolvableTag {
+// Whether libsolv numbers a kind of id densely from 0 (so an id may index a table: index()).
+struct DenseIds {
   static constexpr bool dense = true;
 };
-// An interned string: a name, an EVR, a namespace argument.
-struct StringTag {
-  static constexpr bool dense = true;
-};
-// What a solvable requires, conflicts with or provides: a plain name or a relation.
-struct DepTag {
-  static constexpr bool dense = false;
-};
-// A job of a job queue, as libsolv's job rules name it (its offset in the queue).
-struct JobTag {
-  static constexpr bool dense = false;
-};
-// A list of solvables interned in the pool, as a "one of" job selects.
-struct SolvableListTag {
+struct SparseIds {
   static constexpr bool dense = false;
 };
 
+// A package (or auxiliary) solvable of the pool.
+struct SolvableTag : DenseIds {};
+// An interned string: a name, an EVR, a namespace argument.
+struct StringTag : DenseIds {};
+// What a solvable requires, conflicts with or provides: a plain name or a relation.
+struct DepTag : SparseIds {};
+// A job of a job queue, as libsolv's job rules name it (its offset in the queue).
+struct JobTag : SparseIds {};
+// A list of solvables interned in the pool, as a "one of" job selects.
+struct SolvableListTag : SparseIds {};
+
 // A problem of a failed solve, and one of the rules taking part in it.
-struct ProblemTag {
-  static constexpr bool dense = false;
-};
-struct RuleTag {
-  static constexpr bool dense = false;
-};
+struct ProblemTag : SparseIds {};
+struct RuleTag : SparseIds {};
 
 using SolvableId = TypedId<SolvableTag>;
 using StringId = TypedId<StringTag>;
