@@ -184,9 +184,8 @@ void IndexSearch::read_newest() {
   for (;;) {
     std::vector<CandidateKey> keys;
     for (const auto& [name, versions] : candidates_) {
-      const bool any_read = std::any_of(versions.begin(), versions.end(), [](const auto& entry) {
-        return entry.second.metadata || entry.second.skipped;
-      });
+      const bool any_read = std::any_of(versions.begin(), versions.end(),
+                                        [](const auto& entry) { return !entry.second.unread(); });
       if (!versions.empty() && !any_read) keys.emplace_back(name, versions.rbegin()->first);
     }
     if (keys.empty()) return;
@@ -204,7 +203,7 @@ bool IndexSearch::read_chosen(const solver::Solution& solution) {
   for (const auto& chosen : solution.packages) {
     if (const auto it = candidate_of_.find(chosen.record); it != candidate_of_.end()) {
       const Candidate& c = candidates_.at(it->second.first).at(it->second.second);
-      if (!c.metadata && !c.skipped) keys.push_back(it->second);
+      if (c.unread()) keys.push_back(it->second);
     } else if (const auto open = incomplete_.find(chosen.record); open != incomplete_.end()) {
       targets.push_back(open->second);
       incomplete_.erase(open);
@@ -231,8 +230,7 @@ std::vector<IndexSearch::CandidateKey> IndexSearch::contested(const solver::Solu
     last->second = chosen.version;
     if (!moved) continue;
     for (const auto& [version, c] : it->second) {
-      if (!c.metadata && !c.skipped && version != chosen.version)
-        out.emplace_back(chosen.name, version);
+      if (c.unread() && version != chosen.version) out.emplace_back(chosen.name, version);
     }
   }
   return out;
@@ -240,12 +238,18 @@ std::vector<IndexSearch::CandidateKey> IndexSearch::contested(const solver::Solu
 
 bool IndexSearch::read_all() {
   std::vector<CandidateKey> keys = unread();
-  std::vector<CompletionTarget> targets;
-  for (auto& [record, target] : std::exchange(incomplete_, {})) targets.push_back(target);
+  std::vector<CompletionTarget> targets = take_incomplete();
   if (keys.empty() && targets.empty()) return false;
   read(keys, std::move(targets));
   run();
   return true;
+}
+
+// Every curated record still to complete, handed to a read.
+std::vector<IndexSearch::CompletionTarget> IndexSearch::take_incomplete() {
+  std::vector<CompletionTarget> out;
+  for (auto& [record, target] : std::exchange(incomplete_, {})) out.push_back(target);
+  return out;
 }
 
 void IndexSearch::finish() {
@@ -256,7 +260,7 @@ std::vector<IndexSearch::CandidateKey> IndexSearch::unread() const {
   std::vector<CandidateKey> out;
   for (const auto& [name, versions] : candidates_) {
     for (const auto& [version, c] : versions) {
-      if (!c.metadata && !c.skipped) out.emplace_back(name, version);
+      if (c.unread()) out.emplace_back(name, version);
     }
   }
   return out;
@@ -270,9 +274,7 @@ void IndexSearch::run_round(bool read_candidates) {
   std::vector<CandidateKey> admitted;
   admit(uncurated, admitted);
   if (!read_candidates) return;
-  std::vector<CompletionTarget> targets;
-  for (auto& [record, target] : std::exchange(incomplete_, {})) targets.push_back(target);
-  read(admitted, std::move(targets));
+  read(admitted, take_incomplete());
 }
 
 // Curated packages: their matrix records say what they need; records whose list is not complete

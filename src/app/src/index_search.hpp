@@ -80,6 +80,7 @@ class IndexSearch {
     std::optional<index::CoreMetadata> metadata;
     bool skipped = false;            // its archive cannot say what it needs
     std::set<std::string> required;  // requirement texts given to the record so far
+    bool unread() const { return !metadata && !skipped; }
   };
   using CandidateKey = std::pair<std::string, core::Version>;
   // A curated record whose requirement list is not complete.
@@ -114,6 +115,7 @@ class IndexSearch {
   std::vector<core::Requirement> applicable(const index::CoreMetadata& metadata,
                                             const std::string& name);
   std::vector<CandidateKey> unread() const;
+  std::vector<CompletionTarget> take_incomplete();
   std::vector<CandidateKey> contested(const solver::Solution& solution);
 
   IndexSession& session_;
