@@ -3,7 +3,17 @@
 profile's PyPI pins) against a loopback mirror of real PyPI metadata, cold and warm cache,
 in one run with the tools interleaved. Prints times and ratios.
 
-Usage: index_pypi_mirror.py BEVENV [--runs N] [--timeout S] [--work DIR] [--refresh]
+Usage: index_pypi_mirror.py BEVENV [--profile NAME | --closure NAME | --requirements FILE]
+                             [--newest N] [--runs N] [--timeout S] [--work DIR] [--refresh]
+
+Sets: `--profile NAME` (default bevformer) takes a profile's PyPI pins, as below. `--closure NAME`
+takes every package of BEVENV's offline lock of profile NAME (the whole environment, 100-170
+packages), pinned to its locked version, less what PyPI does not carry (the same rule as for
+profile pins). `--requirements FILE` takes a requirement file (for example
+bench/sets/datascience.txt, a general set whose closure has a few hundred packages); with
+`--newest N`, only the newest N versions of each project that the requirements allow are
+mirrored (every tool sees the same mirror, so the comparison stays fair; roots keep their
+specifiers).
 
 Set-up (once, reused under --work unless --refresh): the roots are the `bevformer` profile's
 requirements (with those of `uniad`, which it extends) that PyPI carries: pins with a local
@@ -95,6 +105,31 @@ def profile_roots(name):
             continue
         roots.append(requirement)
     return roots
+
+
+def closure_roots(bevenv, name):
+    """The offline lock of profile `name` (CPython 3.8, an sm_86 GPU, driver CUDA 12.8) as
+    `name==version` roots, less what PyPI does not carry."""
+    with tempfile.TemporaryDirectory() as work:
+        lock = os.path.join(work, "closure.lock")
+        subprocess.run([bevenv, "-q", "lock", "--profile", name, "--python", "3.8", "--gpu",
+                        "sm_86", "--cuda-driver", "12.8", "-o", lock], check=True)
+        with open(lock, "rb") as f:
+            packages = tomllib.load(f)["package"]
+    roots = []
+    for package in packages:
+        version = package["version"]
+        if package["name"] in NOT_FROM_PYPI or "+" in version:
+            continue
+        roots.append(Requirement(f"{package['name']}=={version}"))
+    return sorted(roots, key=lambda r: canonicalize_name(r.name))
+
+
+def file_roots(path):
+    """Requirements of a requirement file, one per line; `#` starts a comment."""
+    with open(path, encoding="utf-8") as f:
+        lines = [line.split("#", 1)[0].strip() for line in f]
+    return [Requirement(line) for line in lines if line]
 
 
 def target_tags():
@@ -227,8 +262,9 @@ def requires_dist(text, extras, env):
     return out
 
 
-def build_mirror(directory, roots):
-    """Breadth-first closure of `roots` over real PyPI pages and metadata files."""
+def build_mirror(directory, roots, newest=None):
+    """Breadth-first closure of `roots` over real PyPI pages and metadata files; with `newest`,
+    only that many of the newest allowed versions of each project."""
     tags, env = target_tags(), marker_environment()
     root_spec = {canonicalize_name(r.name): r.specifier for r in roots}
     asked = {}  # name -> (set of specifier texts, set of extras)
@@ -260,13 +296,16 @@ def build_mirror(directory, roots):
         for name in names:
             by_version = fitting_files(pages[name], tags)
             specs = [SpecifierSet(s) for s in asked[name][0]]
-            for version, files in by_version.items():
-                allowed = any(s.contains(version, True) for s in specs)
-                if name in root_spec:
-                    allowed = root_spec[name].contains(version, True)
-                if not allowed:
-                    continue
-                for f in files:
+            allowed = [v for v in by_version if any(s.contains(v, True) for s in specs)]
+            if name in root_spec:
+                # A root's own specifier decides, unless no wheel meets it (a locked sdist-only
+                # release): then what the other requirements allow is mirrored.
+                pinned = [v for v in by_version if root_spec[name].contains(v, True)]
+                allowed = pinned or allowed
+            if newest is not None:
+                allowed = sorted(allowed, reverse=True)[:newest]
+            for version in allowed:
+                for f in by_version[version]:
                     if f["filename"] in unreadable:
                         continue
                     kept.setdefault(name, {})[f["filename"]] = f
@@ -495,7 +534,11 @@ def pip_compile_venv(work):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("bevenv")
-    parser.add_argument("--profile", default="bevformer")
+    chosen = parser.add_mutually_exclusive_group()
+    chosen.add_argument("--profile", help="a profile's PyPI pins (default: bevformer)")
+    chosen.add_argument("--closure", help="every package of a profile's offline lock, pinned")
+    chosen.add_argument("--requirements", help="a requirement file")
+    parser.add_argument("--newest", type=int, help="mirror the newest N allowed versions only")
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--timeout", type=float, default=300.0)
     parser.add_argument("--work", default=os.path.join(tempfile.gettempdir(),
@@ -505,24 +548,40 @@ def main():
     if shutil.which("uv") is None:
         print("`uv` not found: run scripts/setup.sh", file=sys.stderr)
         return 2
-    roots = profile_roots(args.profile)
-    directory = os.path.join(args.work, args.profile)
+    if args.closure:
+        roots, label = closure_roots(os.path.abspath(args.bevenv), args.closure), \
+            f"closure-{args.closure}"
+    elif args.requirements:
+        roots = file_roots(args.requirements)
+        label = os.path.splitext(os.path.basename(args.requirements))[0]
+    else:
+        roots, label = profile_roots(args.profile or "bevformer"), args.profile or "bevformer"
+    if args.newest:
+        label += f"-newest{args.newest}"
+    directory = os.path.join(args.work, label)
     index_file = os.path.join(directory, "projects.json")
     if args.refresh or not os.path.exists(index_file):
         shutil.rmtree(directory, ignore_errors=True)
         start = time.perf_counter()
-        projects, count = build_mirror(directory, roots)
+        projects, count = build_mirror(directory, roots, args.newest)
         print(f"mirrored {len(projects)} projects, {count} metadata files from {PYPI} in "
               f"{time.perf_counter() - start:.0f} s", file=sys.stderr)
     with open(index_file, encoding="utf-8") as f:
         projects = json.load(f)
     # A root pinned to a release without a wheel for the target (mmdet3d 0.17.1 is an sdist)
     # cannot be locked from a wheels-only mirror by any tool: it is left out, and said so.
-    kept, dropped = [], []
+    # In a closure, such a package is one that others need: it stays, unpinned.
+    kept, dropped, unpinned = [], [], []
     for r in roots:
         versions = {parse_wheel_filename(f["filename"])[1]
                     for f in projects.get(canonicalize_name(r.name), [])}
-        (kept if any(r.specifier.contains(v, True) for v in versions) else dropped).append(r)
+        if any(r.specifier.contains(v, True) for v in versions):
+            kept.append(r)
+        elif args.closure and versions:
+            kept.append(Requirement(r.name))
+            unpinned.append(r)
+        else:
+            dropped.append(r)
     roots = kept
     pip_compile = pip_compile_venv(args.work)
     server, url = serve(directory, projects)
@@ -547,7 +606,10 @@ def main():
     shutil.rmtree(scratch, ignore_errors=True)
     if dropped:
         print(f"\nleft out (no wheel for the target on PyPI): {' '.join(map(str, dropped))}")
-    print(f"\n{args.profile} PyPI pins ({len(roots)} roots: {' '.join(map(str, roots))}) "
+    if unpinned:
+        print(f"\nunpinned (no wheel of the locked release): {' '.join(map(str, unpinned))}")
+    shown = " ".join(map(str, roots)) if len(roots) <= 12 else f"{roots[0]} ... {roots[-1]}"
+    print(f"\n{label} ({len(roots)} roots: {shown}) "
           f"against a loopback mirror of {len(projects)} projects; CPython 3.8, "
           f"manylinux_2_{GLIBC_MINOR} x86_64; median of {args.runs} (pip-compile: 1 run)")
     median = {row: statistics.median(v) for row, v in times.items() if v}
