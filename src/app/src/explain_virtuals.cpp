@@ -69,6 +69,10 @@ void rewrite_requirement(ExplanationStep& step, const TargetFacts& target) {
     step.text = subject + " " + kNoSdistReason +
                 " (refresh it: `bevenv matrix snapshot`, docs/matrix-snapshot.md)";
     step.children.clear();
+  } else if (name == kNoFileVirtual && step.origin.find(kNotServedReason) != std::string::npos) {
+    step.text = subject + " is " + kNotServedReason +
+                " (`--index-url`, `--extra-index-url`, `--find-links`)";
+    step.children.clear();
   } else if (name == kNoFileVirtual) {
     step.text = subject + " has no file for " + target.platform + ", Python " + target.python_minor;
     step.children.clear();

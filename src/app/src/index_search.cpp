@@ -266,26 +266,27 @@ std::vector<IndexSearch::CandidateKey> IndexSearch::unread() const {
   return out;
 }
 
-// One breadth-first step: curated packages ask for what their records need, uncurated ones are
-// listed and their new candidates become records; the eager search reads those at once.
+// One breadth-first step: curated packages ask for what their records need, the packages whose
+// releases the sources decide are listed and their new candidates become records; the eager
+// search reads those at once.
 void IndexSearch::run_round(bool read_candidates) {
-  const std::vector<std::string> uncurated = visit(std::exchange(frontier_, {}));
-  list_missing(session_, uncurated);
+  const std::vector<std::string> listed = visit(std::exchange(frontier_, {}));
+  list_missing(session_, listed);
   std::vector<CandidateKey> admitted;
-  admit(uncurated, admitted);
+  admit(listed, admitted);
   if (!read_candidates) return;
   read(admitted, take_incomplete());
 }
 
 // Curated packages: their matrix records say what they need; records whose list is not complete
-// wait to be completed from their metadata. Returns the uncurated packages of the round.
+// wait to be completed from their metadata. Returns the packages of the round whose releases the
+// sources decide: every one but those the matrix takes from a page of its own (torch's,
+// mmcv-full's), whose records carry the CUDA and kernel facts a release read from a page lacks.
 std::vector<std::string> IndexSearch::visit(const std::set<std::string>& round) {
-  std::vector<std::string> uncurated;
+  std::vector<std::string> listed;
   for (const auto& name : round) {
-    if (!is_curated(inputs_, name)) {
-      uncurated.push_back(name);
-      continue;
-    }
+    if (!is_curated(inputs_, name) || !session_.pinned.contains(name)) listed.push_back(name);
+    if (!is_curated(inputs_, name)) continue;
     if (!visited_curated_.insert(name).second) continue;
     for (const auto id : translation_.database.find(name)) {
       if (!admitted_by_request(translation_.database.record(id))) continue;
@@ -298,7 +299,7 @@ std::vector<std::string> IndexSearch::visit(const std::set<std::string>& round) 
       }
     }
   }
-  return uncurated;
+  return listed;
 }
 
 // A record the request's own requirements on its name rule out is never chosen, so what it
@@ -310,14 +311,33 @@ bool IndexSearch::admitted_by_request(const solver::PackageRecord& record) const
                       });
 }
 
-// New candidates of each uncurated package become records; releases read before are expanded
+bool IndexSearch::asked_by_request(const std::string& name) const {
+  return std::any_of(translation_.request.requirements.begin(),
+                     translation_.request.requirements.end(),
+                     [&](const solver::Dependency& d) { return d.name == name; });
+}
+
+// New candidates of each listed package become records; releases read before are expanded
 // again when more extras were asked of their package since.
-void IndexSearch::admit(const std::vector<std::string>& uncurated,
+void IndexSearch::admit(const std::vector<std::string>& listed,
                         std::vector<CandidateKey>& admitted) {
-  for (const auto& name : uncurated) {
+  for (const auto& name : listed) {
+    // A package no source lists has no candidates, so a release that needs it is never chosen
+    // (pip and uv read a missing page so too); asked for by the request itself, it is an error.
+    if (!session_.listings.at(name).source && !asked_by_request(name)) {
+      if (unlisted_.insert(name).second) {
+        session_.unlisted.push_back(name);
+        std::vector<Release> none;
+        if (is_curated(inputs_, name)) leave_to_curated(name, none);
+      }
+      continue;
+    }
     const index::Listing& listing = listing_with_source(session_, name);
     auto [it, inserted] = releases_.try_emplace(name);
-    if (inserted) it->second = releases_of(listing, ranking_, inputs_.target.python);
+    if (inserted) {
+      it->second = releases_of(listing, ranking_, inputs_.target.python);
+      if (is_curated(inputs_, name)) leave_to_curated(name, it->second);
+    }
     Wanted& w = wanted_.at(name);
     w.prereleases = w.prereleases || translation_.request.allow_prereleases ||
                     translation_.request.allow_prereleases_for.count(name) > 0;
@@ -336,6 +356,29 @@ void IndexSearch::admit(const std::vector<std::string>& uncurated,
   }
 }
 
+// A curated package's releases: where the matrix has a record of the version, the record stands
+// for it (its facts win); a record of a version no source serves is no candidate, since with
+// sources given they decide what exists. `releases` keeps the versions the matrix lacks.
+void IndexSearch::leave_to_curated(const std::string& name, std::vector<Release>& releases) {
+  std::set<core::Version> served;
+  for (const auto& release : releases) served.insert(release.first);
+  std::set<core::Version> curated;
+  for (const auto id : translation_.database.find(name)) {
+    const auto it = translation_.records.find(id);
+    if (it == translation_.records.end()) continue;
+    const matrix::PackageVersion& build = *it->second;
+    const auto published = core::Version::parse(build.install_version());
+    curated.insert(build.version);
+    if (published) curated.insert(*published);
+    if (build.build == matrix::BuildKind::source || served.contains(build.version) ||
+        (published && served.contains(*published)))
+      continue;
+    translation_.database.add_requirements(
+        id, {{kNoFileVirtual, {}, self_of(name, build.version) + " (" + kNotServedReason + ")"}});
+  }
+  std::erase_if(releases, [&](const Release& r) { return curated.contains(r.first); });
+}
+
 void IndexSearch::admit_release(const std::string& name, const Release& release) {
   const auto& [version, artifact] = release;
   const index::Source& source = *session_.listings.at(name).source;
@@ -345,6 +388,8 @@ void IndexSearch::admit_release(const std::string& name, const Release& release)
   record.name = name;
   record.version = version;
   record.source = source.location;
+  // The matrix's `requires` rules hold for an index's releases as for its own records.
+  record.requirements = rule_requirements(translation_, name, version);
   const solver::RecordId id = translation_.database.add(std::move(record));
   translation_.records[id] = &build;
   candidate_of_[id] = {name, version};
@@ -426,11 +471,10 @@ void IndexSearch::complete_curated(const std::vector<Completion>& completions,
 void IndexSearch::keep_read(Candidate& candidate, const CandidateKey& key,
                             core::Expected<index::CoreMetadata, std::string> read) {
   const std::string release = self_of(key.first, key.second);
-  // An archive that is no sdist (no PKG-INFO, as some 2012 uploads) cannot say what it
-  // needs: that one release is no candidate, and the lock says so.
-  if (!read && candidate.artifact.kind == index::ArtifactKind::sdist &&
-      read.error().find("has no `PKG-INFO`") != std::string::npos) {
-    const std::string why = "`" + candidate.artifact.filename + "` has no PKG-INFO";
+  // An archive that cannot say what it needs, or metadata of another release: that one release
+  // is no candidate, and the lock says so.
+  if (!read && index::IndexClient::unusable_release(read.error())) {
+    const std::string why = read.error().substr(0, read.error().find('\n'));
     skipped_.push_back("`" + release + "`: " + why);
     candidate.skipped = true;
     translation_.database.add_requirements(candidate.record,

@@ -104,8 +104,10 @@ class IndexSearch {
   void run_round(bool read_candidates);
   std::vector<std::string> visit(const std::set<std::string>& round);
   bool admitted_by_request(const solver::PackageRecord& record) const;
-  void admit(const std::vector<std::string>& uncurated, std::vector<CandidateKey>& admitted);
+  bool asked_by_request(const std::string& name) const;
+  void admit(const std::vector<std::string>& listed, std::vector<CandidateKey>& admitted);
   void admit_release(const std::string& name, const Release& release);
+  void leave_to_curated(const std::string& name, std::vector<Release>& releases);
   void read(const std::vector<CandidateKey>& keys, std::vector<CompletionTarget> targets);
   std::vector<Completion> plan_completions(std::vector<CompletionTarget> targets);
   void complete_curated(const std::vector<Completion>& completions, MetadataReads& reads);
@@ -137,6 +139,7 @@ class IndexSearch {
   std::set<std::string> visited_curated_;                    // their records asked for once
   std::map<solver::RecordId, CompletionTarget> incomplete_;  // curated, not completed yet
   std::vector<std::string> skipped_;  // `NAME VERSION`: why its metadata says nothing
+  std::set<std::string> unlisted_;    // packages no source lists (IndexSession::unlisted)
 };
 
 }  // namespace bevenv::app

@@ -29,6 +29,8 @@ struct IndexSession {
   std::map<std::string, std::vector<index::Source>> pinned;
   // Releases left out because their archive cannot say what they need (`NAME VERSION`: why).
   std::vector<std::string> skipped;
+  // Packages no source lists that only releases never chosen asked for (`-v`).
+  std::vector<std::string> unlisted;
   // How the lazy search went: solves made, and metadata files read (`-v`, `--json`).
   std::size_t solves = 0;
   std::size_t metadata_reads = 0;

@@ -128,6 +128,12 @@ void add_index_costs(CommandOutput& out, const IndexSession& index) {
               std::to_string(index.solves) + " solve(s)",
           Mark::none, 1)
       .verbose_only = true;
+  if (!index.unlisted.empty()) {
+    out.add("no source lists " + quoted_list(index.unlisted) +
+                ": only releases never chosen asked for them",
+            Mark::none, 1)
+        .verbose_only = true;
+  }
   for (const auto& host : stats.no_ranges) {
     out.add("`" + host + "` ignores range requests: its wheels were downloaded whole", Mark::none,
             1)

@@ -75,10 +75,9 @@ solver::Dependency dependency_of(const core::Requirement& r, std::string origin)
 
 // A `requires` rule binds the versions its first package condition matches; further conditions
 // narrow nothing here, which errs on the side of enforcing the rule.
-bool rule_binds(const matrix::Rule& rule, const matrix::PackageVersion& build) {
-  if (rule.kind != matrix::RuleKind::requires_ || rule.when_packages.empty()) return false;
+bool rule_binds(const matrix::Rule& rule, const std::string& name, const core::Version& version) {
   const matrix::PackageCondition& first = rule.when_packages.front();
-  return first.name == build.name && first.matches(build.version);
+  return first.name == name && first.matches(version);
 }
 
 // Whether a requirement of `build` holds on the target: its marker with no extra, or with one
@@ -120,45 +119,56 @@ const std::set<std::string>* extras_of(const ExtrasAsked& asked, const std::stri
   return it == asked.end() ? nullptr : &it->second;
 }
 
-// Whether one of the requirements add_records() gives `build` on target facts fails on this
-// target: its Python range, a file for the target, the driver's CUDA, kernels for each GPU.
-bool target_rules_out(const matrix::PackageVersion& build, const index::TagRanking& ranking,
-                      const LockInputs& inputs) {
-  const TargetFacts& target = inputs.target;
-  if (!build.python.empty() && !build.python.contains(target.python)) return true;
-  if (missing_file(build, ranking, target, {})) return true;
-  if (build.cuda && target.cuda_driver && !at_least(*build.cuda).contains(*target.cuda_driver))
-    return true;
-  return std::any_of(target.gpus.begin(), target.gpus.end(), [&](const GpuArch& gpu) {
-    return kernel_support(build, gpu, inputs.matrix) == KernelSupport::none;
-  });
+// What the target makes of one build, worked out once: the file it lacks, if any, and what its
+// kernels give each target GPU (reading file names is most of the translation's time).
+struct TargetFit {
+  std::optional<solver::Dependency> missing;
+  std::vector<KernelSupport> kernels;  // one per target GPU, in the target's order
+};
+
+TargetFit fit_on_target(const matrix::PackageVersion& build, const index::TagRanking& ranking,
+                        const LockInputs& inputs, const std::string& self) {
+  TargetFit fit{missing_file(build, ranking, inputs.target, self), {}};
+  fit.kernels.reserve(inputs.target.gpus.size());
+  for (const auto& gpu : inputs.target.gpus)
+    fit.kernels.push_back(kernel_support(build, gpu, inputs.matrix));
+  return fit;
 }
 
-void add_records(const LockInputs& inputs, const std::vector<const matrix::Rule*>& active,
-                 Translation& out) {
+// Whether one of the requirements add_records() gives `build` on target facts fails on this
+// target: its Python range, a file for the target, the driver's CUDA, kernels for each GPU.
+bool target_rules_out(const matrix::PackageVersion& build, const TargetFit& fit,
+                      const TargetFacts& target) {
+  if (!build.python.empty() && !build.python.contains(target.python)) return true;
+  if (fit.missing) return true;
+  if (build.cuda && target.cuda_driver && !at_least(*build.cuda).contains(*target.cuda_driver))
+    return true;
+  return std::find(fit.kernels.begin(), fit.kernels.end(), KernelSupport::none) !=
+         fit.kernels.end();
+}
+
+void add_records(const LockInputs& inputs, Translation& out) {
   core::MarkerEnvironment env = inputs.target.marker_environment();
   const index::TagRanking ranking = ranking_for_target(inputs.target);
   std::set<core::Version> cuda_builds;
   for (const auto& [name, package] : inputs.matrix.packages) {
     for (const auto& build : package.versions) {
-      if (out.scope == RecordScope::installable && target_rules_out(build, ranking, inputs))
+      const std::string self = build.name + " " + build.version.to_string();
+      TargetFit fit = fit_on_target(build, ranking, inputs, self);
+      if (out.scope == RecordScope::installable && target_rules_out(build, fit, inputs.target))
         continue;
       solver::PackageRecord record;
       record.name = build.name;
       record.version = build.version;
       record.source = build.find_links.empty() ? build.index_url : build.find_links;
-      const std::string self = build.name + " " + build.version.to_string();
       const std::set<std::string>* extras = extras_of(out.extras, build.name);
       for (const auto& requirement : build.requirements) {
         if (!requirement_applies(requirement, extras, env)) continue;
         record.requirements.push_back(dependency_of(requirement, self));
       }
-      for (const matrix::Rule* rule : active) {
-        if (rule_binds(*rule, build))
-          record.requirements.push_back(dependency_of(rule->then, rule_origin(*rule)));
-      }
-      if (auto missing = missing_file(build, ranking, inputs.target, self))
-        record.requirements.push_back(std::move(*missing));
+      for (auto& bound : rule_requirements(out, build.name, build.version))
+        record.requirements.push_back(std::move(bound));
+      if (fit.missing) record.requirements.push_back(std::move(*fit.missing));
       if (!build.python.empty()) {
         record.requirements.push_back({kPythonVirtual, build.python, self + " (Python range)"});
       }
@@ -172,8 +182,9 @@ void add_records(const LockInputs& inputs, const std::vector<const matrix::Rule*
         cuda_builds.insert(*build.cuda);
       }
       std::string ptx_for;
-      for (const auto& gpu : inputs.target.gpus) {
-        const KernelSupport support = kernel_support(build, gpu, inputs.matrix);
+      for (std::size_t g = 0; g < inputs.target.gpus.size(); ++g) {
+        const GpuArch& gpu = inputs.target.gpus[g];
+        const KernelSupport support = fit.kernels[g];
         if (support == KernelSupport::none) {
           record.requirements.push_back({kernels_virtual(gpu), core::SpecifierSet(),
                                          self + " (no SASS or PTX for " + gpu.name() + ")"});
@@ -275,15 +286,29 @@ bool is_virtual(const std::string& name) { return name.rfind("__", 0) == 0; }
 
 std::string rule_origin(const matrix::Rule& rule) { return "rule `" + rule.id + "`"; }
 
+std::vector<solver::Dependency> rule_requirements(const Translation& translation,
+                                                  const std::string& name,
+                                                  const core::Version& version) {
+  std::vector<solver::Dependency> out;
+  for (const matrix::Rule* rule : translation.binding_rules) {
+    if (rule_binds(*rule, name, version))
+      out.push_back(dependency_of(rule->then, rule_origin(*rule)));
+  }
+  return out;
+}
+
 Translation translate(const LockInputs& inputs, ExtrasAsked extras, RecordScope scope) {
   Translation out;
   out.scope = scope;
   out.extras = std::move(extras);
   std::vector<const matrix::Rule*> active;
   for (const auto& rule : inputs.matrix.rules) {
-    if (rule_context_holds(rule, inputs)) active.push_back(&rule);
+    if (!rule_context_holds(rule, inputs)) continue;
+    active.push_back(&rule);
+    if (rule.kind == matrix::RuleKind::requires_ && !rule.when_packages.empty())
+      out.binding_rules.push_back(&rule);
   }
-  add_records(inputs, active, out);
+  add_records(inputs, out);
   if (inputs.profile != nullptr) {
     const std::string origin = "profile " + inputs.profile->name;
     const core::MarkerEnvironment env = inputs.target.marker_environment();

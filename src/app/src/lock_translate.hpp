@@ -22,6 +22,9 @@ inline constexpr const char* kCudaVirtual = "__cuda";
 inline constexpr const char* kNoFileVirtual = "__file-for-target";
 // The second case, as its requirement's origin says it (explanations reword it).
 inline constexpr const char* kNoSdistReason = "builds its sdist, which the matrix does not list";
+// A curated release that none of the sources given serves, with an index in use (the sources
+// decide what exists), as its requirement's origin says it.
+inline constexpr const char* kNotServedReason = "served by no source given";
 // `__cuda-build` X.Y: every record built against a CUDA runtime requires the one of its version,
 // and only one version of a name is installed, so torch, torchvision and mmcv-full agree on one
 // CUDA build (torchvision cu113 beside torch cu102 fails at import).
@@ -55,6 +58,10 @@ struct Translation {
   std::map<std::string, const matrix::Rule*, std::less<>> rule_origins;
   // Builds whose kernels reach the target GPU only through PTX JIT (F10), by record id.
   std::map<solver::RecordId, std::string> ptx_only;
+  // `requires` rules with package conditions that hold on this target and profile: each binds the
+  // versions its first package condition matches (rule_requirements()), the matrix's records
+  // and the releases an index adds alike.
+  std::vector<const matrix::Rule*> binding_rules;
   // `prefer` rules with package conditions, applied by solve_with_preferences() once a first
   // solution shows their conditions hold.
   std::vector<const matrix::Rule*> conditional_preferences;
@@ -66,6 +73,11 @@ struct Translation {
 
 Translation translate(const LockInputs& inputs, ExtrasAsked extras = {},
                       RecordScope scope = RecordScope::all);
+
+// What the binding rules require of `name` `version` (the requirement, its origin the rule).
+std::vector<solver::Dependency> rule_requirements(const Translation& translation,
+                                                  const std::string& name,
+                                                  const core::Version& version);
 
 // The extras the profile and the user's requirements ask for (`--require 'jsonschema[x]'`).
 ExtrasAsked requested_extras(const LockInputs& inputs);

@@ -8,6 +8,7 @@
 #include "bevenv/core/sha256.hpp"
 #include "cache.hpp"
 #include "local_files.hpp"
+#include "metadata_errors.hpp"
 #include "remote_metadata.hpp"
 #include "sdist_stream.hpp"
 
@@ -64,11 +65,10 @@ core::Expected<CoreMetadata, std::string> for_release(const Artifact& artifact,
                                                       core::Expected<CoreMetadata, std::string> m) {
   if (!m) return m;
   if (core::normalize_name(m->name) == artifact.name && m->version == artifact.version) return m;
-  return core::unexpected("the metadata of `" + artifact.filename + "` is for `" + m->name + " " +
-                          m->version.to_string() + "`, not `" + artifact.name + " " +
-                          artifact.version.to_string() +
-                          "`\nhint: the source serves a file under another release's name; "
-                          "tell its maintainers");
+  return core::unexpected(
+      "the metadata of `" + artifact.filename + "` is for `" + m->name + " " +
+      m->version.to_string() + "`, not `" + artifact.name + " " + artifact.version.to_string() +
+      "`\nhint: " + std::string(detail::kAnotherRelease) + "; tell its maintainers");
 }
 
 bool is_json(const Page& page) { return page.content_type.find("json") != std::string::npos; }
@@ -483,6 +483,11 @@ std::vector<core::Expected<Artifact, std::string>> IndexClient::complete(
     if (out[head_of[k]]) out[head_of[k]]->size = sizes[k];
   }
   return out;
+}
+
+bool IndexClient::unusable_release(std::string_view error) {
+  return error.find(detail::kNoPkgInfo) != std::string_view::npos ||
+         error.find(detail::kAnotherRelease) != std::string_view::npos;
 }
 
 }  // namespace bevenv::index

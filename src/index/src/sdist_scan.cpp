@@ -7,6 +7,7 @@
 #include <set>
 
 #include "bevenv/util/text.hpp"
+#include "metadata_errors.hpp"
 
 namespace bevenv::index {
 namespace {
@@ -135,7 +136,7 @@ core::Expected<std::string, std::string> scan_sdist(archive* reader, std::string
   }
   if (!pkg_info) {
     const char* error = archive_error_string(reader);
-    return core::unexpected(std::string(what) + " has no `PKG-INFO`" +
+    return core::unexpected(std::string(what) + std::string(detail::kNoPkgInfo) +
                             (error != nullptr ? std::string(" (") + error + ")" : std::string()));
   }
   if (requires_txt && !has_field(*pkg_info, "Requires-Dist"))

@@ -10,12 +10,14 @@
 namespace bevenv::index {
 namespace {
 
-std::vector<std::string> split(std::string_view text, char sep) {
-  std::vector<std::string> parts;
+// Views into `text`: a wheel name is parsed for every file of every release a lock considers,
+// so its parts are not copied until they are kept.
+std::vector<std::string_view> split(std::string_view text, char sep) {
+  std::vector<std::string_view> parts;
   std::size_t start = 0;
   while (true) {
     const auto pos = text.find(sep, start);
-    parts.emplace_back(text.substr(start, pos == std::string_view::npos ? pos : pos - start));
+    parts.push_back(text.substr(start, pos == std::string_view::npos ? pos : pos - start));
     if (pos == std::string_view::npos) break;
     start = pos + 1;
   }
@@ -77,12 +79,19 @@ std::optional<WheelName> parse_wheel_filename(std::string_view filename) {
       return std::nullopt;
   }
   const std::size_t t = parts.size() - 3;
-  for (const auto& python : split(parts[t], '.')) {
-    for (const auto& abi : split(parts[t + 1], '.')) {
-      for (const auto& platform : split(parts[t + 2], '.')) {
-        if (!is_tag_text(python, false) || !is_tag_text(abi, false) ||
-            !is_tag_text(platform, false))
-          return std::nullopt;
+  const auto pythons = split(parts[t], '.');
+  const auto abis = split(parts[t + 1], '.');
+  const auto platforms = split(parts[t + 2], '.');
+  const auto all_tag_text = [](const std::vector<std::string_view>& words) {
+    return std::all_of(words.begin(), words.end(),
+                       [](std::string_view word) { return is_tag_text(word, false); });
+  };
+  if (!all_tag_text(pythons) || !all_tag_text(abis) || !all_tag_text(platforms))
+    return std::nullopt;
+  wheel.tags.reserve(pythons.size() * abis.size() * platforms.size());
+  for (const auto python : pythons) {
+    for (const auto abi : abis) {
+      for (const auto platform : platforms) {
         wheel.tags.push_back(
             {util::ascii_lower(python), util::ascii_lower(abi), util::ascii_lower(platform)});
       }
@@ -158,21 +167,30 @@ std::vector<Tag> TargetTags::supported() const {
 
 namespace {
 
-// Tags never hold `-` (it separates them in a file name), so the key is unambiguous.
-std::string tag_key(const Tag& tag) { return tag.python + '-' + tag.abi + '-' + tag.platform; }
+// Tags never hold `-` (it separates them in a file name), so the key is unambiguous. Written
+// into `key`, whose buffer a ranking reuses for every tag of a wheel.
+void write_tag_key(const Tag& tag, std::string& key) {
+  key.assign(tag.python).append(1, '-').append(tag.abi).append(1, '-').append(tag.platform);
+}
 
 }  // namespace
 
 TagRanking::TagRanking(const TargetTags& target) {
   const std::vector<Tag> supported = target.supported();
   index_.reserve(supported.size());
-  for (std::size_t i = 0; i < supported.size(); ++i) index_.emplace(tag_key(supported[i]), i);
+  std::string key;
+  for (std::size_t i = 0; i < supported.size(); ++i) {
+    write_tag_key(supported[i], key);
+    index_.emplace(key, i);
+  }
 }
 
 std::optional<std::size_t> TagRanking::rank(const WheelName& wheel) const {
   std::optional<std::size_t> best;
+  std::string key;
   for (const auto& tag : wheel.tags) {
-    const auto it = index_.find(tag_key(tag));
+    write_tag_key(tag, key);
+    const auto it = index_.find(key);
     if (it == index_.end()) continue;
     if (!best || it->second < *best) best = it->second;
   }

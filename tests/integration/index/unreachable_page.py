@@ -94,12 +94,15 @@ def main():
     overlay(matrix, page_old, page_new)
     mirror = os.path.join(work, "mirror")
     os.makedirs(mirror)
-    os.makedirs(os.path.join(work, "empty"))
+    others = os.path.join(work, "others")
+    os.makedirs(others)
     opsw = write_wheel(mirror, "opsw", "1.0", ["basepin==2.0"])
     write_wheel(mirror, "basepin", "2.0")
+    write_wheel(others, "basepin", "2.0")
 
-    # The index path is on (a local index of the other packages), the pages are not reachable.
-    done, _ = lock(bevenv, work, matrix, ["--find-links", os.path.join(work, "empty")])
+    # The index path is on (a local source of the other packages, which decides what exists of
+    # them), the pages are not reachable.
+    done, _ = lock(bevenv, work, matrix, ["--no-index", "--find-links", others])
     assert done.returncode in (1, 3), f"exit {done.returncode}: {done.stderr}"
     assert page_new in done.stderr, f"the error does not name the profile's page:\n{done.stderr}"
     assert page_old not in done.stderr, f"the error names another pair's page:\n{done.stderr}"

@@ -67,13 +67,15 @@ struct Lock {
     source.publish(where, wheel(name, v), MemorySource::metadata_text(name, v, requires_dist));
   }
 
-  // A curated record of `name` `v` served by `page`, requiring `requirements`.
+  // A curated record of `name` `v` served by `page` (PyPI when empty), requiring
+  // `requirements`.
   void curate(const std::string& name, const std::string& v,
-              const std::vector<std::string>& requirements, bool deps_complete) {
+              const std::vector<std::string>& requirements, bool deps_complete,
+              const std::string& page = kTorchPage.location) {
     matrix::PackageVersion build;
     build.name = name;
     build.version = version(v);
-    build.find_links = kTorchPage.location;
+    build.find_links = page;
     build.deps_complete = deps_complete;
     for (const auto& r : requirements)
       build.requirements.push_back(core::Requirement::parse(r).value());
@@ -303,7 +305,87 @@ TEST_CASE("a release whose archive cannot say what it needs is skipped with its 
 
   CHECK(lock.versions("ancient") == Set{"2.0"});
   CHECK(lock.session.skipped ==
-        std::vector<std::string>{"`ancient 1.0`: `ancient-1.0.tar.gz` has no PKG-INFO"});
+        std::vector<std::string>{"`ancient 1.0`: `ancient-1.0.tar.gz` has no `PKG-INFO`"});
+}
+
+TEST_CASE("a release whose metadata is another release's is skipped with its reason",
+          "[index-search]") {
+  // PyPI serves `tabulate-0.7.6b-py2.py3-none-any.whl`, whose METADATA says 0.7.6.
+  Lock lock;
+  lock.require("tabulate");
+  lock.publish("tabulate", "0.7.5");
+  lock.publish("tabulate", "0.7.6b0");
+  lock.source.break_metadata(wheel("tabulate", "0.7.6b0"),
+                             "the metadata of `tabulate-0.7.6b0-py3-none-any.whl` is for "
+                             "`tabulate 0.7.6`, not `tabulate 0.7.6b0`\nhint: the source serves "
+                             "a file under another release's name; tell its maintainers");
+  lock.search();
+
+  CHECK(lock.versions("tabulate") == Set{"0.7.5"});
+  REQUIRE(lock.session.skipped.size() == 1);
+  CHECK(lock.session.skipped.front() ==
+        "`tabulate 0.7.6b0`: the metadata of `tabulate-0.7.6b0-py3-none-any.whl` is for "
+        "`tabulate 0.7.6`, not `tabulate 0.7.6b0`");
+}
+
+TEST_CASE("with sources given, they decide which releases of a curated package exist",
+          "[index-search]") {
+  Lock lock;
+  lock.require("platformdirs");
+  SECTION("a curated release no source serves is no candidate; the served one is") {
+    lock.curate("platformdirs", "4.2.0", {}, true, "");
+    lock.publish("platformdirs", "3.10.0");
+    CHECK(lock.lock_lazily() == "platformdirs 3.10.0\n");
+  }
+  SECTION("a served release the matrix has is its record; the newer one the index adds wins") {
+    lock.curate("platformdirs", "3.10.0", {}, true, "");
+    lock.publish("platformdirs", "3.10.0", {"never-read"});
+    lock.publish("platformdirs", "4.3.6");
+    CHECK(lock.lock_lazily() == "platformdirs 4.3.6\n");
+    CHECK(lock.versions("platformdirs") == Set{"3.10.0", "4.3.6"});
+    CHECK_FALSE(lock.read(wheel("platformdirs", "3.10.0")));
+  }
+  SECTION("explained when the request pins a release no source serves") {
+    lock.require("platformdirs==4.2.0");
+    lock.curate("platformdirs", "4.2.0", {}, true, "");
+    lock.publish("platformdirs", "3.10.0");
+    CHECK(lock.lock_lazily() == "unsolvable");
+  }
+}
+
+TEST_CASE("the matrix's requires rules bind to the releases an index adds", "[index-search]") {
+  // mmdet 2.25.1 from an index, not a matrix record: its mmcv-full bounds still hold.
+  Lock lock;
+  matrix::Rule rule;
+  rule.id = "mmdet-mmcv-2.24-2.25.1";
+  rule.kind = matrix::RuleKind::requires_;
+  rule.when_packages.push_back({"mmdet", core::SpecifierSet::parse(">=2.24.0,<=2.25.1").value()});
+  rule.then = core::Requirement::parse("mmcv-full>=1.3.17,<1.6.0").value();
+  lock.inputs.matrix.rules.push_back(rule);
+  lock.require("mmdet");
+  lock.publish("mmdet", "2.25.1");
+  lock.publish("mmdet", "2.26.0");
+  lock.search();
+
+  CHECK(lock.requirements("mmdet", "2.25.1") == Set{"mmcv-full <1.6.0,>=1.3.17"});
+  CHECK(lock.requirements("mmdet", "2.26.0").empty());
+}
+
+TEST_CASE("a package no source lists is no candidate, unless the request asks for it",
+          "[index-search]") {
+  using Catch::Contains;
+  Lock lock;
+  SECTION("asked for by a release only: that release is never chosen") {
+    lock.require("app");
+    lock.publish("app", "1.0");
+    lock.publish("app", "2.0", {"ghost>=1"});
+    CHECK(lock.lock_lazily() == "app 1.0\n");
+    CHECK(lock.session.unlisted == std::vector<std::string>{"ghost"});
+  }
+  SECTION("asked for by the request: the lock fails, naming it") {
+    lock.require("ghost");
+    CHECK_THAT(error_of([&] { lock.search(); }), Contains("no source lists package `ghost`"));
+  }
 }
 
 TEST_CASE("a source that cannot be read fails the lock, naming the source", "[index-search]") {

@@ -1,0 +1,14 @@
+#pragma once
+// The phrases of the two metadata errors that make one release no candidate rather than the lock
+// fail (IndexClient::unusable_release): written where the errors arise, matched by the search.
+#include <string_view>
+
+namespace bevenv::index::detail {
+
+// An archive that is no sdist (no PKG-INFO, as some 2012 uploads): `ARCHIVE has no `PKG-INFO``.
+inline constexpr std::string_view kNoPkgInfo = " has no `PKG-INFO`";
+// Metadata of another release than the file name says, in the hint under that error.
+inline constexpr std::string_view kAnotherRelease =
+    "the source serves a file under another release's name";
+
+}  // namespace bevenv::index::detail
