@@ -3,20 +3,25 @@
 #include <algorithm>
 
 #include "bevenv/core/name.hpp"
+#include "bevenv/util/enum_words.hpp"
 
 namespace bevenv::matrix {
+namespace {
 
-std::string_view layer_name(Layer layer) {
-  switch (layer) {
-    case Layer::embedded:
-      return "embedded";
-    case Layer::overlay:
-      return "overlay";
-    case Layer::observed:
-      return "observed";
-  }
-  return "embedded";
-}
+constexpr util::EnumWord<Layer> kLayers[] = {
+    {Layer::embedded, "embedded"}, {Layer::overlay, "overlay"}, {Layer::observed, "observed"}};
+constexpr util::EnumWord<BuildKind> kBuildKinds[] = {
+    {BuildKind::wheel, "wheel"}, {BuildKind::sdist, "sdist"}, {BuildKind::source, "source"}};
+constexpr util::EnumWord<RuleKind> kRuleKinds[] = {{RuleKind::requires_, "requires"},
+                                                   {RuleKind::conflicts, "conflicts"},
+                                                   {RuleKind::prefer, "prefer"}};
+constexpr util::EnumWord<MemoryBasis> kMemoryBases[] = {{MemoryBasis::measured, "measured"},
+                                                        {MemoryBasis::reported, "reported"},
+                                                        {MemoryBasis::estimate, "estimate"}};
+
+}  // namespace
+
+std::string_view layer_name(Layer layer) { return util::word_of(kLayers, layer, "embedded"); }
 
 std::string Origin::to_string() const {
   if (line == 0) return file;
@@ -24,39 +29,15 @@ std::string Origin::to_string() const {
 }
 
 std::string_view build_kind_name(BuildKind kind) {
-  switch (kind) {
-    case BuildKind::wheel:
-      return "wheel";
-    case BuildKind::sdist:
-      return "sdist";
-    case BuildKind::source:
-      return "source";
-  }
-  return "wheel";
+  return util::word_of(kBuildKinds, kind, "wheel");
 }
 
 std::string_view rule_kind_name(RuleKind kind) {
-  switch (kind) {
-    case RuleKind::requires_:
-      return "requires";
-    case RuleKind::conflicts:
-      return "conflicts";
-    case RuleKind::prefer:
-      return "prefer";
-  }
-  return "conflicts";
+  return util::word_of(kRuleKinds, kind, "conflicts");
 }
 
 std::string_view memory_basis_name(MemoryBasis basis) {
-  switch (basis) {
-    case MemoryBasis::measured:
-      return "measured";
-    case MemoryBasis::reported:
-      return "reported";
-    case MemoryBasis::estimate:
-      return "estimate";
-  }
-  return "estimate";
+  return util::word_of(kMemoryBases, basis, "estimate");
 }
 
 std::string PackageVersion::install_version() const {
