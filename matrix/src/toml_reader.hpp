@@ -79,6 +79,17 @@ class TableReader {
 
  private:
   const toml::node* get(std::string_view key, bool required, std::string_view expected);
+  // The value at `key` when it is a TOML `T`; else nothing (a wrong type reported as not
+  // `expected`).
+  template <class T>
+  std::optional<T> scalar(std::string_view key, bool required, std::string_view expected);
+  // The array at `key`; nullptr when absent or not an array (reported as not `expected`).
+  const toml::array* array_at(std::string_view key, bool required, std::string_view expected);
+  // `node`'s string parsed by `Parsed::parse`; a non-string or a parse error is reported under
+  // `name` ("`name`: invalid NOUN `text`: why").
+  template <class Parsed>
+  std::optional<Parsed> parse_text(const toml::node& node, const std::string& name,
+                                   std::string_view expected, std::string_view noun);
   void type_error(const toml::node& node, std::string_view field, std::string_view expected);
   std::string field(std::string_view key) const;
 
