@@ -141,58 +141,54 @@ std::optional<FailureCheck> read_check(const toml::table& table, const FileConte
 
 }  // namespace
 
-void read_failures(const toml::node& node, const FileContext& file, std::size_t layer,
-                   Collected& out) {
-  for (const toml::table* entry : entries_of(node, "failure", file)) {
-    TableReader reader(*entry, "failure", file);
-    Failure failure;
-    failure.origin = file.origin(reader.position());
-    const auto id = reader.string("id", true);
-    if (id && !is_catalogue_id(*id)) {
-      reader.file_error(reader.position("id"),
-                        "`failure.id`: `" + *id +
-                            "` must be `F` and a number, or lower-case letters, digits, `-`, `.`");
-    }
-    const auto title = reader.string("title", true);
-    const auto cause = reader.string("cause", true);
-    failure.symptom = reader.string("symptom").value_or("");
-    bool applies_ok = true;
-    if (const toml::table* applies = reader.table("applies")) {
-      applies_ok = read_condition(*applies, "failure.applies", file, failure.applies);
-    }
-    reader.each_table("applies_any", [&](const TableReader& any) {
-      EnvCondition condition;
-      if (!read_condition(any.table(), any.context(), file, condition)) {
-        applies_ok = false;
-      } else if (condition.empty()) {
-        reader.file_error(reader.position("applies_any"),
-                          "`" + any.context() + "`: needs `python` or `packages`");
-        applies_ok = false;
-      } else {
-        failure.applies_any.push_back(std::move(condition));
-      }
-    });
-    read_patterns(reader, failure);
-    if (!reader.has("fixes")) {
-      reader.file_error(reader.position(), "`failure`: missing required key `fixes`");
-    }
-    read_fixes(reader, file, failure);
-    if (const toml::table* check = reader.table("check")) failure.check = read_check(*check, file);
-    if (auto rules = reader.strings("prevented_by")) failure.prevented_by = std::move(*rules);
-    if (auto checks = reader.strings("detected_by")) failure.detected_by = std::move(*checks);
-    auto sources = reader.strings("sources", true);
-    if (sources && sources->empty()) {
-      reader.file_error(reader.position("sources"), "`failure.sources`: needs at least one source");
-    }
-    if (sources) check_sources(reader, "sources", id ? *id : "");
-    reader.finish();
-    if (!reader.ok() || !applies_ok || !id || !title || !cause || !sources) continue;
-    failure.id = *id;
-    failure.title = *title;
-    failure.cause = *cause;
-    failure.sources = std::move(*sources);
-    out.failures.push_back({layer, std::move(failure)});
+std::optional<Failure> read_failure(TableReader& reader, const FileContext& file) {
+  Failure failure;
+  failure.origin = file.origin(reader.position());
+  const auto id = reader.string("id", true);
+  if (id && !is_catalogue_id(*id)) {
+    reader.file_error(reader.position("id"),
+                      "`failure.id`: `" + *id +
+                          "` must be `F` and a number, or lower-case letters, digits, `-`, `.`");
   }
+  const auto title = reader.string("title", true);
+  const auto cause = reader.string("cause", true);
+  failure.symptom = reader.string("symptom").value_or("");
+  bool applies_ok = true;
+  if (const toml::table* applies = reader.table("applies")) {
+    applies_ok = read_condition(*applies, "failure.applies", file, failure.applies);
+  }
+  reader.each_table("applies_any", [&](const TableReader& any) {
+    EnvCondition condition;
+    if (!read_condition(any.table(), any.context(), file, condition)) {
+      applies_ok = false;
+    } else if (condition.empty()) {
+      reader.file_error(reader.position("applies_any"),
+                        "`" + any.context() + "`: needs `python` or `packages`");
+      applies_ok = false;
+    } else {
+      failure.applies_any.push_back(std::move(condition));
+    }
+  });
+  read_patterns(reader, failure);
+  if (!reader.has("fixes")) {
+    reader.file_error(reader.position(), "`failure`: missing required key `fixes`");
+  }
+  read_fixes(reader, file, failure);
+  if (const toml::table* check = reader.table("check")) failure.check = read_check(*check, file);
+  if (auto rules = reader.strings("prevented_by")) failure.prevented_by = std::move(*rules);
+  if (auto checks = reader.strings("detected_by")) failure.detected_by = std::move(*checks);
+  auto sources = reader.strings("sources", true);
+  if (sources && sources->empty()) {
+    reader.file_error(reader.position("sources"), "`failure.sources`: needs at least one source");
+  }
+  if (sources) check_sources(reader, "sources", id ? *id : "");
+  reader.finish();
+  if (!reader.ok() || !applies_ok || !id || !title || !cause || !sources) return std::nullopt;
+  failure.id = *id;
+  failure.title = *title;
+  failure.cause = *cause;
+  failure.sources = std::move(*sources);
+  return failure;
 }
 
 }  // namespace bevenv::matrix::detail

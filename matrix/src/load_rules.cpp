@@ -1,19 +1,12 @@
 #include <cctype>
 
 #include "bevenv/core/name.hpp"
+#include "model_words.hpp"
 #include "sections.hpp"
 #include "source_ref.hpp"
 
 namespace bevenv::matrix::detail {
 namespace {
-
-const std::vector<std::string> kRuleKinds = {"requires", "conflicts", "prefer"};
-
-RuleKind to_rule_kind(const std::string& text) {
-  if (text == "requires") return RuleKind::requires_;
-  if (text == "prefer") return RuleKind::prefer;
-  return RuleKind::conflicts;
-}
 
 bool is_rule_id(std::string_view id) {
   if (id.empty() || std::isalnum(static_cast<unsigned char>(id.front())) == 0) return false;
@@ -76,63 +69,59 @@ bool read_when(const toml::table& table, const FileContext& file, Rule& rule) {
 
 }  // namespace
 
-void read_rules(const toml::node& node, const FileContext& file, std::size_t layer,
-                Collected& out) {
-  for (const toml::table* entry : entries_of(node, "rule", file)) {
-    TableReader reader(*entry, "rule", file);
-    Rule rule;
-    rule.origin = file.origin(reader.position());
-    const auto id = reader.string("id", true);
-    if (id && !is_rule_id(*id)) {
-      reader.file_error(reader.position("id"),
-                        "`rule.id`: `" + *id + "` must be lower-case letters, digits, `-` or `.`");
-    }
-    const auto kind = reader.choice("kind", kRuleKinds, "");
-    if (!reader.has("kind")) {
-      reader.file_error(reader.position(),
-                        "`rule`: missing required key `kind` (one of "
-                        "`requires`, `conflicts`, `prefer`)");
-    }
-    bool when_ok = false;
-    if (const toml::table* when = reader.table("when", true))
-      when_ok = read_when(*when, file, rule);
-    auto then = reader.requirement("then", true);
-    if (then && !then->marker.empty()) {
-      reader.file_error(reader.position("then"),
-                        "`rule.then`: a marker is not allowed here; use `when` conditions");
-    }
-    if (then && !then->url.empty()) {
-      reader.file_error(reader.position("then"), "`rule.then`: a URL is not allowed here");
-    }
-    const auto message = reader.string("message", true);
-    if (auto symptom = reader.string("symptom")) rule.symptom = std::move(*symptom);
-    // Optional where `failure` names a catalogue entry: its fixes are the one place they live.
-    const auto fix = reader.string("fix", !reader.has("failure"));
-    if (auto failure = reader.string("failure")) {
-      if (!is_failure_id(*failure)) {
-        reader.file_error(reader.position("failure"),
-                          "`rule.failure`: expected a failure id of "
-                          "matrix/data/failures.toml such as `F2` or `numpy-aliases`, got `" +
-                              *failure + "`");
-      }
-      rule.failure = std::move(*failure);
-    }
-    if (auto note = reader.string("note")) rule.note = std::move(*note);
-    auto sources = reader.strings("sources", true);
-    if (sources && sources->empty()) {
-      reader.file_error(reader.position("sources"), "`rule.sources`: needs at least one source");
-    }
-    if (sources) check_sources(reader, "sources", id ? *id : "");
-    reader.finish();
-    if (!reader.ok() || !when_ok || !id || !kind || !then || !message || !sources) continue;
-    rule.id = *id;
-    rule.kind = to_rule_kind(*kind);
-    rule.then = std::move(*then);
-    rule.message = *message;
-    rule.fix = fix.value_or("");
-    rule.sources = std::move(*sources);
-    out.rules.push_back({layer, std::move(rule)});
+std::optional<Rule> read_rule(TableReader& reader, const FileContext& file) {
+  Rule rule;
+  rule.origin = file.origin(reader.position());
+  const auto id = reader.string("id", true);
+  if (id && !is_rule_id(*id)) {
+    reader.file_error(reader.position("id"),
+                      "`rule.id`: `" + *id + "` must be lower-case letters, digits, `-` or `.`");
   }
+  const auto kind = reader.choice("kind", kRuleKindWords);
+  if (!reader.has("kind")) {
+    reader.file_error(reader.position(),
+                      "`rule`: missing required key `kind` (one of "
+                      "`requires`, `conflicts`, `prefer`)");
+  }
+  bool when_ok = false;
+  if (const toml::table* when = reader.table("when", true)) when_ok = read_when(*when, file, rule);
+  auto then = reader.requirement("then", true);
+  if (then && !then->marker.empty()) {
+    reader.file_error(reader.position("then"),
+                      "`rule.then`: a marker is not allowed here; use `when` conditions");
+  }
+  if (then && !then->url.empty()) {
+    reader.file_error(reader.position("then"), "`rule.then`: a URL is not allowed here");
+  }
+  const auto message = reader.string("message", true);
+  if (auto symptom = reader.string("symptom")) rule.symptom = std::move(*symptom);
+  // Optional where `failure` names a catalogue entry: its fixes are the one place they live.
+  const auto fix = reader.string("fix", !reader.has("failure"));
+  if (auto failure = reader.string("failure")) {
+    if (!is_failure_id(*failure)) {
+      reader.file_error(reader.position("failure"),
+                        "`rule.failure`: expected a failure id of "
+                        "matrix/data/failures.toml such as `F2` or `numpy-aliases`, got `" +
+                            *failure + "`");
+    }
+    rule.failure = std::move(*failure);
+  }
+  if (auto note = reader.string("note")) rule.note = std::move(*note);
+  auto sources = reader.strings("sources", true);
+  if (sources && sources->empty()) {
+    reader.file_error(reader.position("sources"), "`rule.sources`: needs at least one source");
+  }
+  if (sources) check_sources(reader, "sources", id ? *id : "");
+  reader.finish();
+  if (!reader.ok() || !when_ok || !id || !kind || !then || !message || !sources)
+    return std::nullopt;
+  rule.id = *id;
+  rule.kind = *kind;
+  rule.then = std::move(*then);
+  rule.message = *message;
+  rule.fix = fix.value_or("");
+  rule.sources = std::move(*sources);
+  return rule;
 }
 
 }  // namespace bevenv::matrix::detail

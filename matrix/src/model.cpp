@@ -3,25 +3,13 @@
 #include <algorithm>
 
 #include "bevenv/core/name.hpp"
-#include "bevenv/util/enum_words.hpp"
+#include "model_words.hpp"
 
 namespace bevenv::matrix {
-namespace {
 
-constexpr util::EnumWord<Layer> kLayers[] = {
-    {Layer::embedded, "embedded"}, {Layer::overlay, "overlay"}, {Layer::observed, "observed"}};
-constexpr util::EnumWord<BuildKind> kBuildKinds[] = {
-    {BuildKind::wheel, "wheel"}, {BuildKind::sdist, "sdist"}, {BuildKind::source, "source"}};
-constexpr util::EnumWord<RuleKind> kRuleKinds[] = {{RuleKind::requires_, "requires"},
-                                                   {RuleKind::conflicts, "conflicts"},
-                                                   {RuleKind::prefer, "prefer"}};
-constexpr util::EnumWord<MemoryBasis> kMemoryBases[] = {{MemoryBasis::measured, "measured"},
-                                                        {MemoryBasis::reported, "reported"},
-                                                        {MemoryBasis::estimate, "estimate"}};
-
-}  // namespace
-
-std::string_view layer_name(Layer layer) { return util::word_of(kLayers, layer, "embedded"); }
+std::string_view layer_name(Layer layer) {
+  return util::word_of(detail::kLayerWords, layer, "embedded");
+}
 
 std::string Origin::to_string() const {
   if (line == 0) return file;
@@ -29,15 +17,15 @@ std::string Origin::to_string() const {
 }
 
 std::string_view build_kind_name(BuildKind kind) {
-  return util::word_of(kBuildKinds, kind, "wheel");
+  return util::word_of(detail::kBuildKindWords, kind, "wheel");
 }
 
 std::string_view rule_kind_name(RuleKind kind) {
-  return util::word_of(kRuleKinds, kind, "conflicts");
+  return util::word_of(detail::kRuleKindWords, kind, "conflicts");
 }
 
 std::string_view memory_basis_name(MemoryBasis basis) {
-  return util::word_of(kMemoryBases, basis, "estimate");
+  return util::word_of(detail::kMemoryBasisWords, basis, "estimate");
 }
 
 std::string PackageVersion::install_version() const {

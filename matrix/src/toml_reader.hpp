@@ -3,6 +3,7 @@
 // file:line:column of the offending value, and report keys nobody asked for as unknown.
 #include <toml++/toml.h>
 
+#include <cstddef>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -15,6 +16,7 @@
 #include "bevenv/core/version.hpp"
 #include "bevenv/matrix/diagnostic.hpp"
 #include "bevenv/matrix/model.hpp"
+#include "bevenv/util/enum_words.hpp"
 #include "bevenv/util/toml_words.hpp"
 
 namespace bevenv::matrix::detail {
@@ -67,6 +69,14 @@ class TableReader {
   // One of `choices`; the default when absent.
   std::optional<std::string> choice(std::string_view key, const std::vector<std::string>& choices,
                                     std::string_view fallback);
+  // The value whose word is at `key`; nothing when absent or not one of `words` (reported).
+  template <class Enum, std::size_t N>
+  std::optional<Enum> choice(std::string_view key, const util::EnumWord<Enum> (&words)[N]) {
+    std::vector<std::string> choices;
+    for (const auto& row : words) choices.emplace_back(row.word);
+    const auto word = choice(key, choices, "");
+    return word ? util::value_of(words, *word) : std::nullopt;
+  }
 
   // Reports keys no getter asked for, with the closest known key.
   void finish(const std::vector<std::string>& also_known = {});
