@@ -1,7 +1,5 @@
 // `[[failure]]`: the failure catalogue (matrix/data/failures.toml). Each entry is read into a
 // Failure; references to rules are checked once every file is merged (validate_failures).
-#include <algorithm>
-#include <cctype>
 #include <regex>
 
 #include "bevenv/core/name.hpp"
@@ -12,19 +10,6 @@ namespace bevenv::matrix::detail {
 namespace {
 
 const std::vector<std::string> kSeverities = {"problem", "warning"};
-
-// `F2`, or a rule-like id (`numba-numpy`): lower-case letters, digits, `-`, `.`.
-bool is_catalogue_id(std::string_view id) {
-  if (id.size() >= 2 && id.front() == 'F') {
-    return std::all_of(id.begin() + 1, id.end(),
-                       [](char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0; });
-  }
-  if (id.empty() || std::isalnum(static_cast<unsigned char>(id.front())) == 0) return false;
-  return std::all_of(id.begin(), id.end(), [](char c) {
-    const auto u = static_cast<unsigned char>(c);
-    return std::islower(u) != 0 || std::isdigit(u) != 0 || c == '-' || c == '.';
-  });
-}
 
 // A fix's `checks` and `container`: the doctor findings it answers, and where the host runs.
 void read_fix_facts(TableReader& reader, EnvCondition& out) {
@@ -144,12 +129,8 @@ std::optional<FailureCheck> read_check(const toml::table& table, const FileConte
 std::optional<Failure> read_failure(TableReader& reader, const FileContext& file) {
   Failure failure;
   failure.origin = file.origin(reader.position());
-  const auto id = reader.string("id", true);
-  if (id && !is_catalogue_id(*id)) {
-    reader.file_error(reader.position("id"),
-                      "`failure.id`: `" + *id +
-                          "` must be `F` and a number, or lower-case letters, digits, `-`, `.`");
-  }
+  const auto id =
+      read_id(reader, is_failure_id, "`F` and a number, or lower-case letters, digits, `-`, `.`");
   const auto title = reader.string("title", true);
   const auto cause = reader.string("cause", true);
   failure.symptom = reader.string("symptom").value_or("");
@@ -177,11 +158,7 @@ std::optional<Failure> read_failure(TableReader& reader, const FileContext& file
   if (const toml::table* check = reader.table("check")) failure.check = read_check(*check, file);
   if (auto rules = reader.strings("prevented_by")) failure.prevented_by = std::move(*rules);
   if (auto checks = reader.strings("detected_by")) failure.detected_by = std::move(*checks);
-  auto sources = reader.strings("sources", true);
-  if (sources && sources->empty()) {
-    reader.file_error(reader.position("sources"), "`failure.sources`: needs at least one source");
-  }
-  if (sources) check_sources(reader, "sources", id ? *id : "");
+  auto sources = read_sources(reader, id ? *id : "");
   reader.finish();
   if (!reader.ok() || !applies_ok || !id || !title || !cause || !sources) return std::nullopt;
   failure.id = *id;

@@ -59,8 +59,7 @@ void read_probe_facts(TableReader& reader, ObservedHost& record) {
 
 std::optional<ObservedHost> read_observed_host(TableReader& reader, const FileContext& file) {
   ObservedHost record;
-  record.origin = file.origin(reader.position());
-  record.origin.layer = Layer::observed;
+  record.origin = observation_origin(reader, file);
   auto host = reader.string("host", true);
   auto hostname = reader.string("hostname", true);
   auto date = reader.string("date", true);

@@ -1,5 +1,3 @@
-#include <cctype>
-
 #include "bevenv/core/name.hpp"
 #include "model_words.hpp"
 #include "sections.hpp"
@@ -7,26 +5,6 @@
 
 namespace bevenv::matrix::detail {
 namespace {
-
-bool is_rule_id(std::string_view id) {
-  if (id.empty() || std::isalnum(static_cast<unsigned char>(id.front())) == 0) return false;
-  for (const char c : id) {
-    const bool allowed = (std::islower(static_cast<unsigned char>(c)) != 0) ||
-                         (std::isdigit(static_cast<unsigned char>(c)) != 0) || c == '-' || c == '.';
-    if (!allowed) return false;
-  }
-  return true;
-}
-
-// `F2` for a field failure, else a rule-like id (`numpy-aliases`): the catalogue's two forms.
-bool is_failure_id(std::string_view id) {
-  if (is_rule_id(id)) return true;
-  if (id.size() < 2 || id.front() != 'F') return false;
-  for (std::size_t i = 1; i < id.size(); ++i) {
-    if (std::isdigit(static_cast<unsigned char>(id[i])) == 0) return false;
-  }
-  return true;
-}
 
 // False when a condition could not be read (already reported).
 bool read_when(const toml::table& table, const FileContext& file, Rule& rule) {
@@ -72,11 +50,7 @@ bool read_when(const toml::table& table, const FileContext& file, Rule& rule) {
 std::optional<Rule> read_rule(TableReader& reader, const FileContext& file) {
   Rule rule;
   rule.origin = file.origin(reader.position());
-  const auto id = reader.string("id", true);
-  if (id && !is_rule_id(*id)) {
-    reader.file_error(reader.position("id"),
-                      "`rule.id`: `" + *id + "` must be lower-case letters, digits, `-` or `.`");
-  }
+  const auto id = read_id(reader, is_rule_id, "lower-case letters, digits, `-` or `.`");
   const auto kind = reader.choice("kind", kRuleKindWords);
   if (!reader.has("kind")) {
     reader.file_error(reader.position(),
@@ -107,11 +81,7 @@ std::optional<Rule> read_rule(TableReader& reader, const FileContext& file) {
     rule.failure = std::move(*failure);
   }
   if (auto note = reader.string("note")) rule.note = std::move(*note);
-  auto sources = reader.strings("sources", true);
-  if (sources && sources->empty()) {
-    reader.file_error(reader.position("sources"), "`rule.sources`: needs at least one source");
-  }
-  if (sources) check_sources(reader, "sources", id ? *id : "");
+  auto sources = read_sources(reader, id ? *id : "");
   reader.finish();
   if (!reader.ok() || !when_ok || !id || !kind || !then || !message || !sources)
     return std::nullopt;

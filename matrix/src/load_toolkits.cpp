@@ -27,8 +27,7 @@ std::optional<Toolkit> read_toolkit(TableReader& reader, const FileContext& file
 std::optional<Observed> read_observation(TableReader& reader, const FileContext& file) {
   static const std::vector<std::string> outcomes = {"ok", "fail"};
   Observed record;
-  record.origin = file.origin(reader.position());
-  record.origin.layer = Layer::observed;
+  record.origin = observation_origin(reader, file);
   auto host = reader.string("host", true);
   auto date = reader.string("date", true);
   auto package = reader.string("package", true);

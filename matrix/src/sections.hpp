@@ -80,6 +80,14 @@ void read_packages(const toml::node& node, const FileContext& file, std::size_t 
 std::vector<const toml::table*> entries_of(const toml::node& node, std::string_view name,
                                            const FileContext& file);
 
+// Where an observation (`observed`, `observed_host`) was written: it counts as the observed layer
+// whichever file holds it.
+inline Origin observation_origin(const TableReader& reader, const FileContext& file) {
+  Origin origin = file.origin(reader.position());
+  origin.layer = Layer::observed;
+  return origin;
+}
+
 // Readers of one `[[section]]` entry: the record, or nothing when the entry had errors (reported).
 std::optional<Rule> read_rule(TableReader& reader, const FileContext& file);
 std::optional<Toolkit> read_toolkit(TableReader& reader, const FileContext& file);
@@ -116,6 +124,14 @@ inline constexpr EntrySection<Observed> read_observed{"observed", read_observati
 inline constexpr EntrySection<ObservedHost> read_observed_hosts{"observed_host", read_observed_host,
                                                                 &Collected::observed_hosts};
 inline constexpr EntrySection<Failure> read_failures{"failure", read_failure, &Collected::failures};
+
+// A rule's id: lower-case letters, digits, `-`, `.`, starting with a letter or digit.
+bool is_rule_id(std::string_view id);
+// `F2` for a field failure, else a rule-like id (`numpy-aliases`): the catalogue's two forms.
+bool is_failure_id(std::string_view id);
+// The required `id`; one `valid` rejects is reported as "`CONTEXT.id`: `ID` must be MUST_BE".
+std::optional<std::string> read_id(TableReader& reader, bool (*valid)(std::string_view),
+                                   std::string_view must_be);
 
 // A build step table (`package.build_step`, `profile.build`).
 std::optional<BuildStep> read_build_step(const toml::table& table, std::string context,
