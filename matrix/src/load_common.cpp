@@ -154,4 +154,25 @@ std::optional<std::string> read_id(TableReader& reader, bool (*valid)(std::strin
   return id;
 }
 
+bool read_package_conditions(TableReader& reader, const FileContext& file,
+                             std::vector<PackageCondition>& out) {
+  const toml::table* packages = reader.table("packages");
+  if (packages == nullptr) return true;
+  const std::string context = reader.context() + ".packages";
+  TableReader package_reader(*packages, context, file);
+  for (const auto& [key, value] : *packages) {
+    const std::string name(key.str());
+    const std::string field = context + "." + name;
+    if (!core::is_valid_name(name)) {
+      package_reader.file_error(key.source().begin,
+                                "`" + field + "`: `" + name + "` is not a valid project name");
+      continue;
+    }
+    if (auto specifier = package_reader.parse_specifier(value, field)) {
+      out.push_back({core::normalize_name(name), std::move(*specifier)});
+    }
+  }
+  return package_reader.ok();
+}
+
 }  // namespace bevenv::matrix::detail

@@ -23,23 +23,7 @@ bool read_condition(const toml::table& table, std::string context, const FileCon
                     EnvCondition& out, bool fix = false) {
   TableReader reader(table, context, file);
   if (fix) read_fix_facts(reader, out);
-  bool packages_ok = true;
-  if (const toml::table* packages = reader.table("packages")) {
-    TableReader package_reader(*packages, context + ".packages", file);
-    for (const auto& [key, value] : *packages) {
-      const std::string name(key.str());
-      const std::string field = context + ".packages." + name;
-      if (!core::is_valid_name(name)) {
-        package_reader.file_error(key.source().begin,
-                                  "`" + field + "`: `" + name + "` is not a valid project name");
-        continue;
-      }
-      if (auto specifier = package_reader.parse_specifier(value, field)) {
-        out.packages.push_back({core::normalize_name(name), std::move(*specifier)});
-      }
-    }
-    packages_ok = package_reader.ok();
-  }
+  const bool packages_ok = read_package_conditions(reader, file, out.packages);
   out.python = reader.specifier("python");
   reader.finish();
   return reader.ok() && packages_ok;

@@ -1,4 +1,3 @@
-#include "bevenv/core/name.hpp"
 #include "model_words.hpp"
 #include "sections.hpp"
 #include "source_ref.hpp"
@@ -9,23 +8,7 @@ namespace {
 // False when a condition could not be read (already reported).
 bool read_when(const toml::table& table, const FileContext& file, Rule& rule) {
   TableReader reader(table, "rule.when", file);
-  bool packages_ok = true;
-  if (const toml::table* packages = reader.table("packages")) {
-    TableReader package_reader(*packages, "rule.when.packages", file);
-    for (const auto& [key, value] : *packages) {
-      const std::string name(key.str());
-      const std::string field = "rule.when.packages." + name;
-      if (!core::is_valid_name(name)) {
-        package_reader.file_error(key.source().begin,
-                                  "`" + field + "`: `" + name + "` is not a valid project name");
-        continue;
-      }
-      if (auto specifier = package_reader.parse_specifier(value, field)) {
-        rule.when_packages.push_back({core::normalize_name(name), std::move(*specifier)});
-      }
-    }
-    packages_ok = package_reader.ok();
-  }
+  const bool packages_ok = read_package_conditions(reader, file, rule.when_packages);
   rule.when_target.python = reader.specifier("python");
   rule.when_target.cuda_driver = reader.specifier("cuda_driver");
   if (auto archs = reader.strings("gpu_arch")) {

@@ -133,6 +133,11 @@ bool is_failure_id(std::string_view id);
 std::optional<std::string> read_id(TableReader& reader, bool (*valid)(std::string_view),
                                    std::string_view must_be);
 
+// `packages = { torch = "<1.11" }` of a condition into `out`; false when an entry could not be
+// read (reported).
+bool read_package_conditions(TableReader& reader, const FileContext& file,
+                             std::vector<PackageCondition>& out);
+
 // A build step table (`package.build_step`, `profile.build`).
 std::optional<BuildStep> read_build_step(const toml::table& table, std::string context,
                                          const FileContext& file, bool needs_name);
