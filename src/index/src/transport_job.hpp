@@ -72,10 +72,13 @@ struct Transport::Job : ResponseHeaders {
   }
 };
 
-template <class Reply, class Finish>
-void Transport::run_jobs(const std::vector<std::unique_ptr<Job>>& jobs,
-                         std::vector<core::Expected<Reply, std::string>>& out,
-                         std::string_view what, Finish finish) {
+template <class Reply, class Request, class Make, class Finish>
+std::vector<core::Expected<Reply, std::string>> Transport::answer_each(
+    const std::vector<Request>& requests, std::string_view what, Make make, Finish finish) {
+  std::vector<core::Expected<Reply, std::string>> out(requests.size(),
+                                                      core::unexpected(std::string()));
+  std::vector<std::unique_ptr<Job>> jobs(requests.size());
+  for (std::size_t i = 0; i < requests.size(); ++i) jobs[i] = make(requests[i], out[i]);
   run_made(jobs, what);
   for (std::size_t i = 0; i < jobs.size(); ++i) {
     Job* job = jobs[i].get();
@@ -86,6 +89,7 @@ void Transport::run_jobs(const std::vector<std::unique_ptr<Job>>& jobs,
     }
     out[i] = finish(*job);
   }
+  return out;
 }
 
 // A finished download: hashed, and renamed into the cache while its lock is held when the hash

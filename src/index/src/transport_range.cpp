@@ -67,14 +67,11 @@ void prepare_range(CURL* easy, Transport::Job& job) {
 
 std::vector<core::Expected<RangeReply, std::string>> Transport::get_ranges(
     const std::vector<RangeRequest>& requests, std::string_view what) {
-  std::vector<core::Expected<RangeReply, std::string>> out(requests.size(),
-                                                           core::unexpected(std::string()));
-  std::vector<std::unique_ptr<Job>> jobs(requests.size());
-  for (std::size_t i = 0; i < requests.size(); ++i) {
-    const RangeRequest& request = requests[i];
+  const auto make = [&](const RangeRequest& request,
+                        core::Expected<RangeReply, std::string>& answer) -> std::unique_ptr<Job> {
     if (settings_.offline || request.length == 0) {
-      out[i] = core::unexpected("`" + request.url + "`: no range request (offline or empty)");
-      continue;
+      answer = core::unexpected("`" + request.url + "`: no range request (offline or empty)");
+      return nullptr;
     }
     auto job = std::make_unique<Job>();
     job->kind = JobKind::range;
@@ -84,34 +81,31 @@ std::vector<core::Expected<RangeReply, std::string>> Transport::get_ranges(
     job->range = request.suffix ? "-" + std::to_string(request.length)
                                 : std::to_string(request.first) + "-" +
                                       std::to_string(request.first + request.length - 1);
-    jobs[i] = std::move(job);
-  }
-  run_jobs(jobs, out, what, [](Job& job) { return reply_of(job); });
-  return out;
+    return job;
+  };
+  return answer_each<RangeReply>(requests, what, make, [](Job& job) { return reply_of(job); });
 }
 
 std::vector<core::Expected<StreamReply, std::string>> Transport::stream(
     const std::vector<StreamRequest>& requests, std::string_view what) {
-  std::vector<core::Expected<StreamReply, std::string>> out(requests.size(),
-                                                            core::unexpected(std::string()));
-  std::vector<std::unique_ptr<Job>> jobs(requests.size());
-  for (std::size_t i = 0; i < requests.size(); ++i) {
+  const auto make = [&](const StreamRequest& request,
+                        core::Expected<StreamReply, std::string>& answer) -> std::unique_ptr<Job> {
     if (settings_.offline) {
-      out[i] = core::unexpected("`" + requests[i].url + "`: no stream (offline)");
-      continue;
+      answer = core::unexpected("`" + request.url + "`: no stream (offline)");
+      return nullptr;
     }
     auto job = std::make_unique<Job>();
     job->kind = JobKind::stream;
-    job->url = requests[i].url;
-    job->sink = requests[i].sink;
-    jobs[i] = std::move(job);
-  }
-  run_jobs(jobs, out, what, [](Job& job) -> core::Expected<StreamReply, std::string> {
-    if (job.status != 200)
-      return core::unexpected("`" + job.url + "`: HTTP " + std::to_string(job.status));
-    return StreamReply{job.stopped, job.received};
-  });
-  return out;
+    job->url = request.url;
+    job->sink = request.sink;
+    return job;
+  };
+  return answer_each<StreamReply>(
+      requests, what, make, [](Job& job) -> core::Expected<StreamReply, std::string> {
+        if (job.status != 200)
+          return core::unexpected("`" + job.url + "`: HTTP " + std::to_string(job.status));
+        return StreamReply{job.stopped, job.received};
+      });
 }
 
 }  // namespace bevenv::index
