@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 
@@ -71,6 +72,14 @@ struct Transport::Job : ResponseHeaders {
     out = nullptr;
   }
 };
+
+// A transfer of `kind` from `url`; the caller sets what its kind needs besides.
+inline std::unique_ptr<Transport::Job> new_job(JobKind kind, std::string url) {
+  auto job = std::make_unique<Transport::Job>();
+  job->kind = kind;
+  job->url = std::move(url);
+  return job;
+}
 
 template <class Reply, class Request, class Make, class Finish>
 std::vector<core::Expected<Reply, std::string>> Transport::answer_each(

@@ -61,9 +61,7 @@ std::vector<core::Expected<Page, std::string>> Transport::get(
       answer = core::unexpected(offline_miss(request.url));
       return nullptr;
     }
-    auto job = std::make_unique<Job>();
-    job->kind = JobKind::page;
-    job->url = request.url;
+    auto job = new_job(JobKind::page, request.url);
     job->accept = request.accept;
     job->metadata_file = request.metadata_file;
     job->max_body = job->metadata_file ? settings_.max_metadata_size : settings_.max_page_size;
@@ -125,9 +123,7 @@ std::vector<core::Expected<DownloadedFile, std::string>> Transport::download(
       answer = core::unexpected(offline_miss(request.url));
       return nullptr;
     }
-    auto job = std::make_unique<Job>();
-    job->kind = JobKind::file;
-    job->url = request.url;
+    auto job = new_job(JobKind::file, request.url);
     job->filename = request.filename;
     job->expected_sha256 = request.sha256;
     return job;
@@ -151,10 +147,7 @@ std::vector<std::optional<std::uint64_t>> Transport::sizes(const std::vector<std
   for (std::size_t i = 0; i < urls.size(); ++i) {
     out[i] = cache::read_size(settings_.cache_dir, urls[i]);
     if (out[i] || settings_.offline) continue;
-    auto job = std::make_unique<Job>();
-    job->kind = JobKind::head;
-    job->url = urls[i];
-    jobs[i] = std::move(job);
+    jobs[i] = new_job(JobKind::head, urls[i]);
   }
   run_made(jobs, "sizes");
   for (std::size_t i = 0; i < urls.size(); ++i) {

@@ -73,11 +73,9 @@ std::vector<core::Expected<RangeReply, std::string>> Transport::get_ranges(
       answer = core::unexpected("`" + request.url + "`: no range request (offline or empty)");
       return nullptr;
     }
-    auto job = std::make_unique<Job>();
-    job->kind = JobKind::range;
+    auto job = new_job(JobKind::range, request.url);
     // A range answer lives in memory like a page (a central directory of thousands of files).
     job->max_body = settings_.max_page_size;
-    job->url = request.url;
     job->range = request.suffix ? "-" + std::to_string(request.length)
                                 : std::to_string(request.first) + "-" +
                                       std::to_string(request.first + request.length - 1);
@@ -94,9 +92,7 @@ std::vector<core::Expected<StreamReply, std::string>> Transport::stream(
       answer = core::unexpected("`" + request.url + "`: no stream (offline)");
       return nullptr;
     }
-    auto job = std::make_unique<Job>();
-    job->kind = JobKind::stream;
-    job->url = request.url;
+    auto job = new_job(JobKind::stream, request.url);
     job->sink = request.sink;
     return job;
   };
