@@ -83,11 +83,18 @@ inline std::unique_ptr<Transport::Job> new_job(JobKind kind, std::string url) {
 
 template <class Reply, class Request, class Make, class Finish>
 std::vector<core::Expected<Reply, std::string>> Transport::answer_each(
-    const std::vector<Request>& requests, std::string_view what, Make make, Finish finish) {
+    const std::vector<Request>& requests, std::string_view what, Make make,
+    std::string (*offline)(const std::string& url), Finish finish) {
   std::vector<core::Expected<Reply, std::string>> out(requests.size(),
                                                       core::unexpected(std::string()));
   std::vector<std::unique_ptr<Job>> jobs(requests.size());
-  for (std::size_t i = 0; i < requests.size(); ++i) jobs[i] = make(requests[i], out[i]);
+  for (std::size_t i = 0; i < requests.size(); ++i) {
+    jobs[i] = make(requests[i], out[i]);
+    if (jobs[i] != nullptr && settings_.offline) {
+      jobs[i].reset();
+      out[i] = core::unexpected(offline(requests[i].url));
+    }
+  }
   run_made(jobs, what);
   for (std::size_t i = 0; i < jobs.size(); ++i) {
     Job* job = jobs[i].get();

@@ -57,10 +57,6 @@ std::vector<core::Expected<Page, std::string>> Transport::get(
       answer = std::move(cached->page);
       return nullptr;
     }
-    if (settings_.offline) {
-      answer = core::unexpected(offline_miss(request.url));
-      return nullptr;
-    }
     auto job = new_job(JobKind::page, request.url);
     job->accept = request.accept;
     job->metadata_file = request.metadata_file;
@@ -68,7 +64,7 @@ std::vector<core::Expected<Page, std::string>> Transport::get(
     job->cached = std::move(cached);
     return job;
   };
-  return answer_each<Page>(requests, what, make, [&](Job& job) -> Page {
+  return answer_each<Page>(requests, what, make, offline_miss, [&](Job& job) -> Page {
     if (job.status == 304 && job.cached) {
       Page page = std::move(job.cached->page);
       // The server confirmed the copy: keep its new validators and restart its freshness.
@@ -119,17 +115,14 @@ std::vector<core::Expected<DownloadedFile, std::string>> Transport::download(
       answer = *known;
       return nullptr;
     }
-    if (settings_.offline) {
-      answer = core::unexpected(offline_miss(request.url));
-      return nullptr;
-    }
     auto job = new_job(JobKind::file, request.url);
     job->filename = request.filename;
     job->expected_sha256 = request.sha256;
     return job;
   };
   return answer_each<DownloadedFile>(
-      requests, what, make, [&](Job& job) -> core::Expected<DownloadedFile, std::string> {
+      requests, what, make, offline_miss,
+      [&](Job& job) -> core::Expected<DownloadedFile, std::string> {
         if (job.stored.empty()) {
           return core::unexpected("sha256 mismatch for `" + job.url + "`: expected " +
                                   job.expected_sha256 + ", got " + job.actual_sha256);

@@ -56,6 +56,13 @@ core::Expected<RangeReply, std::string> reply_of(Transport::Job& job) {
   return reply;
 }
 
+// The answers of a range or stream request that makes no transfer.
+std::string no_range_request(const std::string& url) {
+  return "`" + url + "`: no range request (offline or empty)";
+}
+
+std::string no_stream(const std::string& url) { return "`" + url + "`: no stream (offline)"; }
+
 }  // namespace
 
 void prepare_range(CURL* easy, Transport::Job& job) {
@@ -69,8 +76,8 @@ std::vector<core::Expected<RangeReply, std::string>> Transport::get_ranges(
     const std::vector<RangeRequest>& requests, std::string_view what) {
   const auto make = [&](const RangeRequest& request,
                         core::Expected<RangeReply, std::string>& answer) -> std::unique_ptr<Job> {
-    if (settings_.offline || request.length == 0) {
-      answer = core::unexpected("`" + request.url + "`: no range request (offline or empty)");
+    if (request.length == 0) {
+      answer = core::unexpected(no_range_request(request.url));
       return nullptr;
     }
     auto job = new_job(JobKind::range, request.url);
@@ -81,23 +88,21 @@ std::vector<core::Expected<RangeReply, std::string>> Transport::get_ranges(
                                       std::to_string(request.first + request.length - 1);
     return job;
   };
-  return answer_each<RangeReply>(requests, what, make, [](Job& job) { return reply_of(job); });
+  return answer_each<RangeReply>(requests, what, make, no_range_request,
+                                 [](Job& job) { return reply_of(job); });
 }
 
 std::vector<core::Expected<StreamReply, std::string>> Transport::stream(
     const std::vector<StreamRequest>& requests, std::string_view what) {
-  const auto make = [&](const StreamRequest& request,
-                        core::Expected<StreamReply, std::string>& answer) -> std::unique_ptr<Job> {
-    if (settings_.offline) {
-      answer = core::unexpected("`" + request.url + "`: no stream (offline)");
-      return nullptr;
-    }
+  // A stream has no cache to answer from: every request is a transfer.
+  const auto make = [](const StreamRequest& request,
+                       core::Expected<StreamReply, std::string>&) -> std::unique_ptr<Job> {
     auto job = new_job(JobKind::stream, request.url);
     job->sink = request.sink;
     return job;
   };
   return answer_each<StreamReply>(
-      requests, what, make, [](Job& job) -> core::Expected<StreamReply, std::string> {
+      requests, what, make, no_stream, [](Job& job) -> core::Expected<StreamReply, std::string> {
         if (job.status != 200)
           return core::unexpected("`" + job.url + "`: HTTP " + std::to_string(job.status));
         return StreamReply{job.stopped, job.received};
