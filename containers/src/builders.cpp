@@ -5,12 +5,17 @@
 #include "bevenv/containers/builder.hpp"
 #include "bevenv/containers/dockerfile.hpp"
 #include "bevenv/core/subprocess.hpp"
+#include "bevenv/util/enum_words.hpp"
 #include "stream_process.hpp"
 
 namespace bevenv::containers {
 namespace {
 
 constexpr std::size_t kTailLines = 30;
+
+constexpr util::EnumWord<BuilderKind> kBuilderNames[] = {{BuilderKind::docker, "docker"},
+                                                         {BuilderKind::podman, "podman"},
+                                                         {BuilderKind::buildah, "buildah"}};
 
 std::string first_line(const std::string& text) {
   const auto end = text.find('\n');
@@ -22,22 +27,11 @@ std::string first_line(const std::string& text) {
 }  // namespace
 
 std::string_view builder_name(BuilderKind kind) {
-  switch (kind) {
-    case BuilderKind::docker:
-      return "docker";
-    case BuilderKind::podman:
-      return "podman";
-    case BuilderKind::buildah:
-      return "buildah";
-  }
-  return "docker";
+  return util::word_of(kBuilderNames, kind, "docker");
 }
 
 std::optional<BuilderKind> builder_from_name(std::string_view name) {
-  for (auto kind : {BuilderKind::docker, BuilderKind::podman, BuilderKind::buildah}) {
-    if (builder_name(kind) == name) return kind;
-  }
-  return std::nullopt;
+  return util::value_of(kBuilderNames, name);
 }
 
 BuilderStatus check_builder(BuilderKind kind) {

@@ -40,6 +40,14 @@ std::string python_minor_of(const std::string& python) {
   return match[1].str();
 }
 
+// A URL the image build fetches (a package's or a build's source): it must be served over HTTP.
+void require_fetchable_url(const std::string& url, const std::string& field) {
+  if (core::is_url_text(url) && core::is_remote_url(url)) return;
+  throw Error(ExitCode::bad_input,
+              "lockfile field `" + field + "`: expected an http(s) URL an image build can fetch",
+              "re-create the lockfile with `bevenv lock` against an index served over HTTP");
+}
+
 void check_package_text(const lockfiles::Package& p, std::size_t index) {
   const std::string at = "package[" + std::to_string(index) + "]";
   check_single_line(p.variant, at + ".variant");
@@ -57,12 +65,7 @@ void check_package_text(const lockfiles::Package& p, std::size_t index) {
   // a shell word), which the build must be able to fetch.
   const lockfiles::Artifact* pinned = lockfiles::pinned_artifact(p);
   if (pinned == nullptr || lockfiles::hash_checkable(p)) return;
-  if (!core::is_url_text(pinned->url) || !core::is_remote_url(pinned->url)) {
-    throw Error(ExitCode::bad_input,
-                "lockfile field `" + at +
-                    ".artifacts[0].url`: expected an http(s) URL an image build can fetch",
-                "re-create the lockfile with `bevenv lock` against an index served over HTTP");
-  }
+  require_fetchable_url(pinned->url, at + ".artifacts[0].url");
 }
 
 // pip looks at PyPI only when the lockfile says a package comes from there: a name that also
@@ -129,13 +132,7 @@ std::string base_image_of(const lockfiles::Lockfile& lock, const ImageOptions& o
 void plan_source_build(const lockfiles::BuildStep& b, const std::string& at,
                        PlannedBuild& planned) {
   const lockfiles::Artifact& source = *b.source;
-  if (!core::is_url_text(source.url) || !core::is_remote_url(source.url)) {
-    throw Error(ExitCode::bad_input,
-                "lockfile field `" + at +
-                    ".source.url`: expected an http(s) URL an image build "
-                    "can fetch",
-                "re-create the lockfile with `bevenv lock` against an index served over HTTP");
-  }
+  require_fetchable_url(source.url, at + ".source.url");
   // A bare URL line, not `NAME @ URL`: pip splits a named line at its first `;` (a marker), but a
   // URL line only at `; `, and an RFC 3986 URL holds no space.
   const std::string name = core::normalize_name(b.package);

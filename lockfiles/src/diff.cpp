@@ -19,6 +19,25 @@ std::string image_text(const BaseImage& image) {
 
 std::string source_text(const Source& s) { return std::string(to_string(s.kind)) + " " + s.url; }
 
+// Each key of `a` or `b`, in key order: `added(entry)` where only `b` has it, `removed(entry)`
+// where only `a` does, else `both(old_entry, new_entry)`.
+template <class Map, class Added, class Removed, class Both>
+void compare_keyed(const Map& a, const Map& b, Added added, Removed removed, Both both) {
+  std::set<typename Map::key_type> keys;
+  for (const auto& entry : a) keys.insert(entry.first);
+  for (const auto& entry : b) keys.insert(entry.first);
+  for (const auto& key : keys) {
+    const auto old_it = a.find(key);
+    const auto new_it = b.find(key);
+    if (old_it == a.end())
+      added(*new_it);
+    else if (new_it == b.end())
+      removed(*old_it);
+    else
+      both(*old_it, *new_it);
+  }
+}
+
 class Differ {
  public:
   std::vector<Change> run(const Lockfile& a, const Lockfile& b) {
@@ -74,19 +93,16 @@ class Differ {
   // One change per key, in key order.
   void string_maps(const std::string& what, const std::map<std::string, std::string>& a,
                    const std::map<std::string, std::string>& b) {
-    std::set<std::string> keys;
-    for (const auto& [key, value] : a) keys.insert(key);
-    for (const auto& [key, value] : b) keys.insert(key);
-    for (const std::string& key : keys) {
-      const auto old_it = a.find(key);
-      const auto new_it = b.find(key);
-      if (old_it == a.end())
-        add(ChangeKind::added, "+ " + what + key + "=" + new_it->second);
-      else if (new_it == b.end())
-        add(ChangeKind::removed, "- " + what + key);
-      else if (old_it->second != new_it->second)
-        changed(what + key + " " + old_it->second + " -> " + new_it->second);
-    }
+    compare_keyed(
+        a, b,
+        [&](const auto& added) {
+          add(ChangeKind::added, "+ " + what + added.first + "=" + added.second);
+        },
+        [&](const auto& removed) { add(ChangeKind::removed, "- " + what + removed.first); },
+        [&](const auto& old_entry, const auto& new_entry) {
+          if (old_entry.second != new_entry.second)
+            changed(what + old_entry.first + " " + old_entry.second + " -> " + new_entry.second);
+        });
   }
 
   void name_lists(const std::string& what, const std::vector<std::string>& a,
@@ -148,19 +164,17 @@ class Differ {
     std::map<std::string, const Package*> after;
     for (const Package& p : a) before.emplace(core::normalize_name(p.name), &p);
     for (const Package& p : b) after.emplace(core::normalize_name(p.name), &p);
-    std::set<std::string> names;
-    for (const auto& [n, p] : before) names.insert(n);
-    for (const auto& [n, p] : after) names.insert(n);
-    for (const std::string& n : names) {
-      const auto old_it = before.find(n);
-      const auto new_it = after.find(n);
-      if (old_it == before.end())
-        add(ChangeKind::added, "+ " + new_it->second->name + " " + new_it->second->version);
-      else if (new_it == after.end())
-        add(ChangeKind::removed, "- " + old_it->second->name + " " + old_it->second->version);
-      else
-        package(*old_it->second, *new_it->second);
-    }
+    compare_keyed(
+        before, after,
+        [&](const auto& added) {
+          add(ChangeKind::added, "+ " + added.second->name + " " + added.second->version);
+        },
+        [&](const auto& removed) {
+          add(ChangeKind::removed, "- " + removed.second->name + " " + removed.second->version);
+        },
+        [&](const auto& old_entry, const auto& new_entry) {
+          package(*old_entry.second, *new_entry.second);
+        });
   }
 
   void builds(const std::vector<BuildStep>& a, const std::vector<BuildStep>& b) {

@@ -1,31 +1,28 @@
 #include "bevenv/lockfiles/model.hpp"
 
 #include <algorithm>
-#include <array>
 #include <charconv>
 #include <tuple>
 #include <utility>
 
 #include "bevenv/core/name.hpp"
+#include "bevenv/util/enum_words.hpp"
 
 namespace bevenv::lockfiles {
 namespace {
 
-constexpr std::array<std::pair<SourceKind, std::string_view>, 4> kSourceKinds{{
+constexpr util::EnumWord<SourceKind> kSourceKinds[] = {
     {SourceKind::index, "index"},
     {SourceKind::find_links, "find-links"},
     {SourceKind::path, "path"},
     {SourceKind::pypi, "pypi"},
-}};
+};
 
-constexpr std::array<std::pair<ReasonKind, std::string_view>, 6> kReasonKinds{{
-    {ReasonKind::requested, "requested"},
-    {ReasonKind::required_by, "required-by"},
-    {ReasonKind::rule, "rule"},
-    {ReasonKind::preferred, "preferred"},
-    {ReasonKind::observed, "observed"},
-    {ReasonKind::target, "target"},
-}};
+constexpr util::EnumWord<ReasonKind> kReasonKinds[] = {
+    {ReasonKind::requested, "requested"}, {ReasonKind::required_by, "required-by"},
+    {ReasonKind::rule, "rule"},           {ReasonKind::preferred, "preferred"},
+    {ReasonKind::observed, "observed"},   {ReasonKind::target, "target"},
+};
 
 // `sm_86` -> (86, ""), `sm_90a` -> (90, "a"): sorting by number keeps sm_100 after sm_90.
 std::pair<unsigned long, std::string_view> gpu_key(std::string_view gpu) {
@@ -45,28 +42,18 @@ void sort_names(std::vector<std::string>& names) {
 
 }  // namespace
 
-std::string_view to_string(SourceKind kind) {
-  for (const auto& [k, text] : kSourceKinds)
-    if (k == kind) return text;
-  return "pypi";
-}
+std::string_view to_string(SourceKind kind) { return util::word_of(kSourceKinds, kind, "pypi"); }
 
 std::optional<SourceKind> source_kind_from_string(std::string_view text) {
-  for (const auto& [k, name] : kSourceKinds)
-    if (name == text) return k;
-  return std::nullopt;
+  return util::value_of(kSourceKinds, text);
 }
 
 std::string_view to_string(ReasonKind kind) {
-  for (const auto& [k, text] : kReasonKinds)
-    if (k == kind) return text;
-  return "requested";
+  return util::word_of(kReasonKinds, kind, "requested");
 }
 
 std::optional<ReasonKind> reason_kind_from_string(std::string_view text) {
-  for (const auto& [k, name] : kReasonKinds)
-    if (name == text) return k;
-  return std::nullopt;
+  return util::value_of(kReasonKinds, text);
 }
 
 bool pip_builds_alone(const BuildStep& step) {

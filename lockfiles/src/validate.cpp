@@ -90,6 +90,13 @@ class Checker {
   void require_text(const std::string& field, const std::string& value) {
     if (value.empty()) add(field, "expected a non-empty string");
   }
+  // A build's name or a rule's id: non-empty, and not one `seen` already among the `what`s.
+  void require_unique_text(const std::string& field, const std::string& value,
+                           std::string_view what, std::set<std::string>& seen) {
+    require_text(field, value);
+    if (!value.empty() && !seen.insert(value).second)
+      add(field, std::string(what) + " " + quoted(value) + " appears more than once");
+  }
   void require_sha256_digest(const std::string& field, const std::string& value) {
     if (value.substr(0, 7) != "sha256:" || !is_hex64(std::string_view(value).substr(7)))
       add(field, "expected `sha256:` and 64 lower-case hex digits, found " + quoted(value));
@@ -220,9 +227,7 @@ class Checker {
   void check_build(std::size_t index) {
     const BuildStep& b = lock_.builds[index];
     const std::string at = "build[" + std::to_string(index) + "]";
-    require_text(at + ".name", b.name);
-    if (!b.name.empty() && !seen_builds_.insert(b.name).second)
-      add(at + ".name", "build " + quoted(b.name) + " appears more than once");
+    require_unique_text(at + ".name", b.name, "build", seen_builds_);
     for (std::size_t i = 0; i < b.after.size(); ++i)
       require_known_package(at + ".after[" + std::to_string(i) + "]", b.after[i]);
     if (!b.package.empty()) require_known_package(at + ".package", b.package);
@@ -254,9 +259,7 @@ class Checker {
   void check_rule(std::size_t index) {
     const AppliedRule& r = lock_.rules_applied[index];
     const std::string at = "rule[" + std::to_string(index) + "]";
-    require_text(at + ".id", r.id);
-    if (!r.id.empty() && !seen_rules_.insert(r.id).second)
-      add(at + ".id", "rule " + quoted(r.id) + " appears more than once");
+    require_unique_text(at + ".id", r.id, "rule", seen_rules_);
     if (!r.failure.empty() && !is_failure_id(r.failure))
       add(at + ".failure",
           "expected a failure id like `F2` or `numpy-aliases`, found " + quoted(r.failure));

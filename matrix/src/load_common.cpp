@@ -124,4 +124,55 @@ void read_meta(const toml::node& node, const FileContext& file, std::size_t laye
   out.meta.push_back({layer, std::move(meta)});
 }
 
+bool is_rule_id(std::string_view id) {
+  if (id.empty() || std::isalnum(static_cast<unsigned char>(id.front())) == 0) return false;
+  for (const char c : id) {
+    const bool allowed = (std::islower(static_cast<unsigned char>(c)) != 0) ||
+                         (std::isdigit(static_cast<unsigned char>(c)) != 0) || c == '-' || c == '.';
+    if (!allowed) return false;
+  }
+  return true;
+}
+
+// `F2` for a field failure, else a rule-like id (`numpy-aliases`): the catalogue's two forms.
+bool is_failure_id(std::string_view id) {
+  if (is_rule_id(id)) return true;
+  if (id.size() < 2 || id.front() != 'F') return false;
+  for (std::size_t i = 1; i < id.size(); ++i) {
+    if (std::isdigit(static_cast<unsigned char>(id[i])) == 0) return false;
+  }
+  return true;
+}
+
+std::optional<std::string> read_id(TableReader& reader, bool (*valid)(std::string_view),
+                                   std::string_view must_be) {
+  auto id = reader.string("id", true);
+  if (id && !valid(*id)) {
+    reader.file_error(reader.position("id"), "`" + reader.context() + ".id`: `" + *id +
+                                                 "` must be " + std::string(must_be));
+  }
+  return id;
+}
+
+bool read_package_conditions(TableReader& reader, const FileContext& file,
+                             std::vector<PackageCondition>& out) {
+  const toml::table* packages = reader.table("packages");
+  if (packages == nullptr) return true;
+  const std::string context = reader.context() + ".packages";
+  TableReader package_reader(*packages, context, file);
+  for (const auto& [key, value] : *packages) {
+    const std::string name(key.str());
+    const std::string field = context + "." + name;
+    if (!core::is_valid_name(name)) {
+      package_reader.file_error(key.source().begin,
+                                "`" + field + "`: `" + name + "` is not a valid project name");
+      continue;
+    }
+    if (auto specifier = package_reader.parse_specifier(value, field)) {
+      out.push_back({core::normalize_name(name), std::move(*specifier)});
+    }
+  }
+  return package_reader.ok();
+}
+
 }  // namespace bevenv::matrix::detail

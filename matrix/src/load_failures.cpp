@@ -1,7 +1,5 @@
 // `[[failure]]`: the failure catalogue (matrix/data/failures.toml). Each entry is read into a
 // Failure; references to rules are checked once every file is merged (validate_failures).
-#include <algorithm>
-#include <cctype>
 #include <regex>
 
 #include "bevenv/core/name.hpp"
@@ -12,19 +10,6 @@ namespace bevenv::matrix::detail {
 namespace {
 
 const std::vector<std::string> kSeverities = {"problem", "warning"};
-
-// `F2`, or a rule-like id (`numba-numpy`): lower-case letters, digits, `-`, `.`.
-bool is_catalogue_id(std::string_view id) {
-  if (id.size() >= 2 && id.front() == 'F') {
-    return std::all_of(id.begin() + 1, id.end(),
-                       [](char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0; });
-  }
-  if (id.empty() || std::isalnum(static_cast<unsigned char>(id.front())) == 0) return false;
-  return std::all_of(id.begin(), id.end(), [](char c) {
-    const auto u = static_cast<unsigned char>(c);
-    return std::islower(u) != 0 || std::isdigit(u) != 0 || c == '-' || c == '.';
-  });
-}
 
 // A fix's `checks` and `container`: the doctor findings it answers, and where the host runs.
 void read_fix_facts(TableReader& reader, EnvCondition& out) {
@@ -38,23 +23,7 @@ bool read_condition(const toml::table& table, std::string context, const FileCon
                     EnvCondition& out, bool fix = false) {
   TableReader reader(table, context, file);
   if (fix) read_fix_facts(reader, out);
-  bool packages_ok = true;
-  if (const toml::table* packages = reader.table("packages")) {
-    TableReader package_reader(*packages, context + ".packages", file);
-    for (const auto& [key, value] : *packages) {
-      const std::string name(key.str());
-      const std::string field = context + ".packages." + name;
-      if (!core::is_valid_name(name)) {
-        package_reader.file_error(key.source().begin,
-                                  "`" + field + "`: `" + name + "` is not a valid project name");
-        continue;
-      }
-      if (auto specifier = package_reader.parse_specifier(value, field)) {
-        out.packages.push_back({core::normalize_name(name), std::move(*specifier)});
-      }
-    }
-    packages_ok = package_reader.ok();
-  }
+  const bool packages_ok = read_package_conditions(reader, file, out.packages);
   out.python = reader.specifier("python");
   reader.finish();
   return reader.ok() && packages_ok;
@@ -141,58 +110,46 @@ std::optional<FailureCheck> read_check(const toml::table& table, const FileConte
 
 }  // namespace
 
-void read_failures(const toml::node& node, const FileContext& file, std::size_t layer,
-                   Collected& out) {
-  for (const toml::table* entry : entries_of(node, "failure", file)) {
-    TableReader reader(*entry, "failure", file);
-    Failure failure;
-    failure.origin = file.origin(reader.position());
-    const auto id = reader.string("id", true);
-    if (id && !is_catalogue_id(*id)) {
-      reader.file_error(reader.position("id"),
-                        "`failure.id`: `" + *id +
-                            "` must be `F` and a number, or lower-case letters, digits, `-`, `.`");
-    }
-    const auto title = reader.string("title", true);
-    const auto cause = reader.string("cause", true);
-    failure.symptom = reader.string("symptom").value_or("");
-    bool applies_ok = true;
-    if (const toml::table* applies = reader.table("applies")) {
-      applies_ok = read_condition(*applies, "failure.applies", file, failure.applies);
-    }
-    reader.each_table("applies_any", [&](const TableReader& any) {
-      EnvCondition condition;
-      if (!read_condition(any.table(), any.context(), file, condition)) {
-        applies_ok = false;
-      } else if (condition.empty()) {
-        reader.file_error(reader.position("applies_any"),
-                          "`" + any.context() + "`: needs `python` or `packages`");
-        applies_ok = false;
-      } else {
-        failure.applies_any.push_back(std::move(condition));
-      }
-    });
-    read_patterns(reader, failure);
-    if (!reader.has("fixes")) {
-      reader.file_error(reader.position(), "`failure`: missing required key `fixes`");
-    }
-    read_fixes(reader, file, failure);
-    if (const toml::table* check = reader.table("check")) failure.check = read_check(*check, file);
-    if (auto rules = reader.strings("prevented_by")) failure.prevented_by = std::move(*rules);
-    if (auto checks = reader.strings("detected_by")) failure.detected_by = std::move(*checks);
-    auto sources = reader.strings("sources", true);
-    if (sources && sources->empty()) {
-      reader.file_error(reader.position("sources"), "`failure.sources`: needs at least one source");
-    }
-    if (sources) check_sources(reader, "sources", id ? *id : "");
-    reader.finish();
-    if (!reader.ok() || !applies_ok || !id || !title || !cause || !sources) continue;
-    failure.id = *id;
-    failure.title = *title;
-    failure.cause = *cause;
-    failure.sources = std::move(*sources);
-    out.failures.push_back({layer, std::move(failure)});
+std::optional<Failure> read_failure(TableReader& reader, const FileContext& file) {
+  Failure failure;
+  failure.origin = file.origin(reader.position());
+  const auto id =
+      read_id(reader, is_failure_id, "`F` and a number, or lower-case letters, digits, `-`, `.`");
+  const auto title = reader.string("title", true);
+  const auto cause = reader.string("cause", true);
+  failure.symptom = reader.string("symptom").value_or("");
+  bool applies_ok = true;
+  if (const toml::table* applies = reader.table("applies")) {
+    applies_ok = read_condition(*applies, "failure.applies", file, failure.applies);
   }
+  reader.each_table("applies_any", [&](const TableReader& any) {
+    EnvCondition condition;
+    if (!read_condition(any.table(), any.context(), file, condition)) {
+      applies_ok = false;
+    } else if (condition.empty()) {
+      reader.file_error(reader.position("applies_any"),
+                        "`" + any.context() + "`: needs `python` or `packages`");
+      applies_ok = false;
+    } else {
+      failure.applies_any.push_back(std::move(condition));
+    }
+  });
+  read_patterns(reader, failure);
+  if (!reader.has("fixes")) {
+    reader.file_error(reader.position(), "`failure`: missing required key `fixes`");
+  }
+  read_fixes(reader, file, failure);
+  if (const toml::table* check = reader.table("check")) failure.check = read_check(*check, file);
+  if (auto rules = reader.strings("prevented_by")) failure.prevented_by = std::move(*rules);
+  if (auto checks = reader.strings("detected_by")) failure.detected_by = std::move(*checks);
+  auto sources = read_sources(reader, id ? *id : "");
+  reader.finish();
+  if (!reader.ok() || !applies_ok || !id || !title || !cause || !sources) return std::nullopt;
+  failure.id = *id;
+  failure.title = *title;
+  failure.cause = *cause;
+  failure.sources = std::move(*sources);
+  return failure;
 }
 
 }  // namespace bevenv::matrix::detail

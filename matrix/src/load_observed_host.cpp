@@ -57,32 +57,27 @@ void read_probe_facts(TableReader& reader, ObservedHost& record) {
 
 }  // namespace
 
-void read_observed_hosts(const toml::node& node, const FileContext& file, std::size_t layer,
-                         Collected& out) {
-  for (const toml::table* entry : entries_of(node, "observed_host", file)) {
-    TableReader reader(*entry, "observed_host", file);
-    ObservedHost record;
-    record.origin = file.origin(reader.position());
-    record.origin.layer = Layer::observed;
-    auto host = reader.string("host", true);
-    auto hostname = reader.string("hostname", true);
-    auto date = reader.string("date", true);
-    if (date && !is_iso_date(*date)) {
-      reader.file_error(reader.position("date"),
-                        "`observed_host.date`: `" + *date + "` is not a date (`2026-12-01`)");
-    }
-    auto driver = reader.string("driver", true);
-    auto cuda_driver = reader.version("cuda_driver", true);
-    read_probe_facts(reader, record);
-    reader.finish();
-    if (!reader.ok() || !host || !hostname || !date || !driver || !cuda_driver) continue;
-    record.host = std::move(*host);
-    record.hostname = std::move(*hostname);
-    record.date = std::move(*date);
-    record.driver = std::move(*driver);
-    record.cuda_driver = std::move(*cuda_driver);
-    out.observed_hosts.push_back({layer, std::move(record)});
+std::optional<ObservedHost> read_observed_host(TableReader& reader, const FileContext& file) {
+  ObservedHost record;
+  record.origin = observation_origin(reader, file);
+  auto host = reader.string("host", true);
+  auto hostname = reader.string("hostname", true);
+  auto date = reader.string("date", true);
+  if (date && !is_iso_date(*date)) {
+    reader.file_error(reader.position("date"),
+                      "`observed_host.date`: `" + *date + "` is not a date (`2026-12-01`)");
   }
+  auto driver = reader.string("driver", true);
+  auto cuda_driver = reader.version("cuda_driver", true);
+  read_probe_facts(reader, record);
+  reader.finish();
+  if (!reader.ok() || !host || !hostname || !date || !driver || !cuda_driver) return std::nullopt;
+  record.host = std::move(*host);
+  record.hostname = std::move(*hostname);
+  record.date = std::move(*date);
+  record.driver = std::move(*driver);
+  record.cuda_driver = std::move(*cuda_driver);
+  return record;
 }
 
 }  // namespace bevenv::matrix::detail

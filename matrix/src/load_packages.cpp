@@ -2,20 +2,14 @@
 #include <cctype>
 
 #include "bevenv/core/name.hpp"
+#include "model_words.hpp"
 #include "sections.hpp"
 #include "source_ref.hpp"
 
 namespace bevenv::matrix::detail {
 namespace {
 
-const std::vector<std::string> kBuildKinds = {"wheel", "sdist", "source"};
 const std::vector<std::string> kDepsKinds = {"curated", "complete"};
-
-BuildKind to_build_kind(const std::string& text) {
-  if (text == "sdist") return BuildKind::sdist;
-  if (text == "source") return BuildKind::source;
-  return BuildKind::wheel;
-}
 
 // Fields a version record and its variants share; a variant overrides what it sets. `label`
 // names the record in messages (`numpy 1.20.0`).
@@ -144,9 +138,7 @@ void read_packages(const toml::node& node, const FileContext& file, std::size_t 
     read_common(reader, base, label);
     read_artifacts(reader, base);
     read_provenance(reader, file, base);
-    if (auto build = reader.choice("build", kBuildKinds, "wheel")) {
-      base.build = to_build_kind(*build);
-    }
+    if (auto build = reader.choice("build", kBuildKindWords)) base.build = *build;
     if (const toml::table* step = reader.table("build_step")) {
       base.build_step = read_build_step(*step, "package.build_step", file, false);
       if (base.build_step) base.build_step->package = base.name;

@@ -1,17 +1,10 @@
 #include "bevenv/core/name.hpp"
+#include "model_words.hpp"
 #include "sections.hpp"
 #include "source_ref.hpp"
 
 namespace bevenv::matrix::detail {
 namespace {
-
-const std::vector<std::string> kMemoryBases = {"measured", "reported", "estimate"};
-
-MemoryBasis to_basis(const std::string& text) {
-  if (text == "measured") return MemoryBasis::measured;
-  if (text == "reported") return MemoryBasis::reported;
-  return MemoryBasis::estimate;
-}
 
 void read_train(const toml::table& table, const FileContext& file, RawProfile& profile) {
   TableReader reader(table, "profile.train", file);
@@ -20,10 +13,7 @@ void read_train(const toml::table& table, const FileContext& file, RawProfile& p
     reader.file_error(reader.position("gpu_memory_gib"),
                       "`profile.train.gpu_memory_gib`: expected a positive number");
   }
-  const bool has_basis = reader.has("memory_basis");
-  if (auto basis = reader.choice("memory_basis", kMemoryBases, "estimate"); basis && has_basis) {
-    profile.memory_basis = to_basis(*basis);
-  }
+  if (auto basis = reader.choice("memory_basis", kMemoryBasisWords)) profile.memory_basis = *basis;
   profile.dataloader_workers_per_gpu = reader.integer("workers_per_gpu");
   if (profile.dataloader_workers_per_gpu && *profile.dataloader_workers_per_gpu < 0) {
     reader.file_error(reader.position("workers_per_gpu"),
@@ -63,43 +53,39 @@ void read_port_fields(TableReader& reader, const FileContext& file, const std::s
 
 }  // namespace
 
-void read_profiles(const toml::node& node, const FileContext& file, std::size_t layer,
-                   Collected& out) {
-  for (const toml::table* entry : entries_of(node, "profile", file)) {
-    TableReader reader(*entry, "profile", file);
-    RawProfile raw;
-    raw.own.origin = file.origin(reader.position());
-    auto name = reader.string("name", true);
-    if (auto extends = reader.string("extends")) {
-      raw.own.extends = std::move(*extends);
-      raw.extends_at = reader.position("extends");
-    }
-    raw.summary = reader.string("summary");
-    raw.python = reader.string("python");
-    raw.cuda = reader.string("cuda");
-    raw.base_image = reader.string("base_image");
-    raw.own.requirements = reader.requirements("requires");
-    raw.own.preferred = reader.requirements("prefer");
-    if (auto indexes = reader.strings("indexes")) raw.own.indexes = std::move(*indexes);
-    if (auto links = reader.strings("find_links")) raw.own.find_links = std::move(*links);
-    if (auto env = reader.string_map("env")) raw.own.env = std::move(*env);
-    for (const toml::table* build : reader.tables("build")) {
-      if (auto step = read_build_step(*build, "profile.build", file, true)) {
-        raw.own.builds.push_back(std::move(*step));
-      }
-    }
-    if (const toml::table* train = reader.table("train")) read_train(*train, file, raw);
-    raw.offline = reader.boolean("offline");
-    read_port_fields(reader, file, name ? *name : std::string(), raw.own);
-    if (auto sources = reader.strings("sources", true)) {
-      check_sources(reader, "sources", name ? *name : "");
-      raw.own.sources = std::move(*sources);
-    }
-    reader.finish();
-    if (!name) continue;
-    raw.own.name = *name;
-    out.profiles.push_back({layer, std::move(raw)});
+std::optional<RawProfile> read_profile(TableReader& reader, const FileContext& file) {
+  RawProfile raw;
+  raw.own.origin = file.origin(reader.position());
+  auto name = reader.string("name", true);
+  if (auto extends = reader.string("extends")) {
+    raw.own.extends = std::move(*extends);
+    raw.extends_at = reader.position("extends");
   }
+  raw.summary = reader.string("summary");
+  raw.python = reader.string("python");
+  raw.cuda = reader.string("cuda");
+  raw.base_image = reader.string("base_image");
+  raw.own.requirements = reader.requirements("requires");
+  raw.own.preferred = reader.requirements("prefer");
+  if (auto indexes = reader.strings("indexes")) raw.own.indexes = std::move(*indexes);
+  if (auto links = reader.strings("find_links")) raw.own.find_links = std::move(*links);
+  if (auto env = reader.string_map("env")) raw.own.env = std::move(*env);
+  for (const toml::table* build : reader.tables("build")) {
+    if (auto step = read_build_step(*build, "profile.build", file, true)) {
+      raw.own.builds.push_back(std::move(*step));
+    }
+  }
+  if (const toml::table* train = reader.table("train")) read_train(*train, file, raw);
+  raw.offline = reader.boolean("offline");
+  read_port_fields(reader, file, name ? *name : std::string(), raw.own);
+  if (auto sources = reader.strings("sources", true)) {
+    check_sources(reader, "sources", name ? *name : "");
+    raw.own.sources = std::move(*sources);
+  }
+  reader.finish();
+  if (!name) return std::nullopt;
+  raw.own.name = *name;
+  return raw;
 }
 
 }  // namespace bevenv::matrix::detail

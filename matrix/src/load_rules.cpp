@@ -1,60 +1,14 @@
-#include <cctype>
-
-#include "bevenv/core/name.hpp"
+#include "model_words.hpp"
 #include "sections.hpp"
 #include "source_ref.hpp"
 
 namespace bevenv::matrix::detail {
 namespace {
 
-const std::vector<std::string> kRuleKinds = {"requires", "conflicts", "prefer"};
-
-RuleKind to_rule_kind(const std::string& text) {
-  if (text == "requires") return RuleKind::requires_;
-  if (text == "prefer") return RuleKind::prefer;
-  return RuleKind::conflicts;
-}
-
-bool is_rule_id(std::string_view id) {
-  if (id.empty() || std::isalnum(static_cast<unsigned char>(id.front())) == 0) return false;
-  for (const char c : id) {
-    const bool allowed = (std::islower(static_cast<unsigned char>(c)) != 0) ||
-                         (std::isdigit(static_cast<unsigned char>(c)) != 0) || c == '-' || c == '.';
-    if (!allowed) return false;
-  }
-  return true;
-}
-
-// `F2` for a field failure, else a rule-like id (`numpy-aliases`): the catalogue's two forms.
-bool is_failure_id(std::string_view id) {
-  if (is_rule_id(id)) return true;
-  if (id.size() < 2 || id.front() != 'F') return false;
-  for (std::size_t i = 1; i < id.size(); ++i) {
-    if (std::isdigit(static_cast<unsigned char>(id[i])) == 0) return false;
-  }
-  return true;
-}
-
 // False when a condition could not be read (already reported).
 bool read_when(const toml::table& table, const FileContext& file, Rule& rule) {
   TableReader reader(table, "rule.when", file);
-  bool packages_ok = true;
-  if (const toml::table* packages = reader.table("packages")) {
-    TableReader package_reader(*packages, "rule.when.packages", file);
-    for (const auto& [key, value] : *packages) {
-      const std::string name(key.str());
-      const std::string field = "rule.when.packages." + name;
-      if (!core::is_valid_name(name)) {
-        package_reader.file_error(key.source().begin,
-                                  "`" + field + "`: `" + name + "` is not a valid project name");
-        continue;
-      }
-      if (auto specifier = package_reader.parse_specifier(value, field)) {
-        rule.when_packages.push_back({core::normalize_name(name), std::move(*specifier)});
-      }
-    }
-    packages_ok = package_reader.ok();
-  }
+  const bool packages_ok = read_package_conditions(reader, file, rule.when_packages);
   rule.when_target.python = reader.specifier("python");
   rule.when_target.cuda_driver = reader.specifier("cuda_driver");
   if (auto archs = reader.strings("gpu_arch")) {
@@ -76,63 +30,51 @@ bool read_when(const toml::table& table, const FileContext& file, Rule& rule) {
 
 }  // namespace
 
-void read_rules(const toml::node& node, const FileContext& file, std::size_t layer,
-                Collected& out) {
-  for (const toml::table* entry : entries_of(node, "rule", file)) {
-    TableReader reader(*entry, "rule", file);
-    Rule rule;
-    rule.origin = file.origin(reader.position());
-    const auto id = reader.string("id", true);
-    if (id && !is_rule_id(*id)) {
-      reader.file_error(reader.position("id"),
-                        "`rule.id`: `" + *id + "` must be lower-case letters, digits, `-` or `.`");
-    }
-    const auto kind = reader.choice("kind", kRuleKinds, "");
-    if (!reader.has("kind")) {
-      reader.file_error(reader.position(),
-                        "`rule`: missing required key `kind` (one of "
-                        "`requires`, `conflicts`, `prefer`)");
-    }
-    bool when_ok = false;
-    if (const toml::table* when = reader.table("when", true))
-      when_ok = read_when(*when, file, rule);
-    auto then = reader.requirement("then", true);
-    if (then && !then->marker.empty()) {
-      reader.file_error(reader.position("then"),
-                        "`rule.then`: a marker is not allowed here; use `when` conditions");
-    }
-    if (then && !then->url.empty()) {
-      reader.file_error(reader.position("then"), "`rule.then`: a URL is not allowed here");
-    }
-    const auto message = reader.string("message", true);
-    if (auto symptom = reader.string("symptom")) rule.symptom = std::move(*symptom);
-    // Optional where `failure` names a catalogue entry: its fixes are the one place they live.
-    const auto fix = reader.string("fix", !reader.has("failure"));
-    if (auto failure = reader.string("failure")) {
-      if (!is_failure_id(*failure)) {
-        reader.file_error(reader.position("failure"),
-                          "`rule.failure`: expected a failure id of "
-                          "matrix/data/failures.toml such as `F2` or `numpy-aliases`, got `" +
-                              *failure + "`");
-      }
-      rule.failure = std::move(*failure);
-    }
-    if (auto note = reader.string("note")) rule.note = std::move(*note);
-    auto sources = reader.strings("sources", true);
-    if (sources && sources->empty()) {
-      reader.file_error(reader.position("sources"), "`rule.sources`: needs at least one source");
-    }
-    if (sources) check_sources(reader, "sources", id ? *id : "");
-    reader.finish();
-    if (!reader.ok() || !when_ok || !id || !kind || !then || !message || !sources) continue;
-    rule.id = *id;
-    rule.kind = to_rule_kind(*kind);
-    rule.then = std::move(*then);
-    rule.message = *message;
-    rule.fix = fix.value_or("");
-    rule.sources = std::move(*sources);
-    out.rules.push_back({layer, std::move(rule)});
+std::optional<Rule> read_rule(TableReader& reader, const FileContext& file) {
+  Rule rule;
+  rule.origin = file.origin(reader.position());
+  const auto id = read_id(reader, is_rule_id, "lower-case letters, digits, `-` or `.`");
+  const auto kind = reader.choice("kind", kRuleKindWords);
+  if (!reader.has("kind")) {
+    reader.file_error(reader.position(),
+                      "`rule`: missing required key `kind` (one of "
+                      "`requires`, `conflicts`, `prefer`)");
   }
+  bool when_ok = false;
+  if (const toml::table* when = reader.table("when", true)) when_ok = read_when(*when, file, rule);
+  auto then = reader.requirement("then", true);
+  if (then && !then->marker.empty()) {
+    reader.file_error(reader.position("then"),
+                      "`rule.then`: a marker is not allowed here; use `when` conditions");
+  }
+  if (then && !then->url.empty()) {
+    reader.file_error(reader.position("then"), "`rule.then`: a URL is not allowed here");
+  }
+  const auto message = reader.string("message", true);
+  if (auto symptom = reader.string("symptom")) rule.symptom = std::move(*symptom);
+  // Optional where `failure` names a catalogue entry: its fixes are the one place they live.
+  const auto fix = reader.string("fix", !reader.has("failure"));
+  if (auto failure = reader.string("failure")) {
+    if (!is_failure_id(*failure)) {
+      reader.file_error(reader.position("failure"),
+                        "`rule.failure`: expected a failure id of "
+                        "matrix/data/failures.toml such as `F2` or `numpy-aliases`, got `" +
+                            *failure + "`");
+    }
+    rule.failure = std::move(*failure);
+  }
+  if (auto note = reader.string("note")) rule.note = std::move(*note);
+  auto sources = read_sources(reader, id ? *id : "");
+  reader.finish();
+  if (!reader.ok() || !when_ok || !id || !kind || !then || !message || !sources)
+    return std::nullopt;
+  rule.id = *id;
+  rule.kind = *kind;
+  rule.then = std::move(*then);
+  rule.message = *message;
+  rule.fix = fix.value_or("");
+  rule.sources = std::move(*sources);
+  return rule;
 }
 
 }  // namespace bevenv::matrix::detail

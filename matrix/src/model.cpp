@@ -3,19 +3,12 @@
 #include <algorithm>
 
 #include "bevenv/core/name.hpp"
+#include "model_words.hpp"
 
 namespace bevenv::matrix {
 
 std::string_view layer_name(Layer layer) {
-  switch (layer) {
-    case Layer::embedded:
-      return "embedded";
-    case Layer::overlay:
-      return "overlay";
-    case Layer::observed:
-      return "observed";
-  }
-  return "embedded";
+  return util::word_of(detail::kLayerWords, layer, "embedded");
 }
 
 std::string Origin::to_string() const {
@@ -24,39 +17,15 @@ std::string Origin::to_string() const {
 }
 
 std::string_view build_kind_name(BuildKind kind) {
-  switch (kind) {
-    case BuildKind::wheel:
-      return "wheel";
-    case BuildKind::sdist:
-      return "sdist";
-    case BuildKind::source:
-      return "source";
-  }
-  return "wheel";
+  return util::word_of(detail::kBuildKindWords, kind, "wheel");
 }
 
 std::string_view rule_kind_name(RuleKind kind) {
-  switch (kind) {
-    case RuleKind::requires_:
-      return "requires";
-    case RuleKind::conflicts:
-      return "conflicts";
-    case RuleKind::prefer:
-      return "prefer";
-  }
-  return "conflicts";
+  return util::word_of(detail::kRuleKindWords, kind, "conflicts");
 }
 
 std::string_view memory_basis_name(MemoryBasis basis) {
-  switch (basis) {
-    case MemoryBasis::measured:
-      return "measured";
-    case MemoryBasis::reported:
-      return "reported";
-    case MemoryBasis::estimate:
-      return "estimate";
-  }
-  return "estimate";
+  return util::word_of(detail::kMemoryBasisWords, basis, "estimate");
 }
 
 std::string PackageVersion::install_version() const {

@@ -102,4 +102,14 @@ void check_sources(TableReader& reader, std::string_view key, std::string_view r
   }
 }
 
+std::optional<std::vector<std::string>> read_sources(TableReader& reader, std::string_view record) {
+  auto sources = reader.strings("sources", true);
+  if (sources && sources->empty()) {
+    reader.file_error(reader.position("sources"),
+                      "`" + reader.context() + ".sources`: needs at least one source");
+  }
+  if (sources) check_sources(reader, "sources", record);
+  return sources;
+}
+
 }  // namespace bevenv::matrix::detail

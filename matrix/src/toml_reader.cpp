@@ -67,22 +67,50 @@ const toml::node* TableReader::get(std::string_view key, bool required, std::str
   return node;
 }
 
-std::optional<std::string> TableReader::string(std::string_view key, bool required) {
-  const toml::node* node = get(key, required, "a string");
+const toml::array* TableReader::array_at(std::string_view key, bool required,
+                                         std::string_view expected) {
+  const toml::node* node = get(key, required, expected);
+  if (node == nullptr) return nullptr;
+  const auto* array = node->as_array();
+  if (array == nullptr) type_error(*node, field(key), expected);
+  return array;
+}
+
+template <class Parsed>
+std::optional<Parsed> TableReader::parse_text(const toml::node& node, const std::string& name,
+                                              std::string_view expected, std::string_view noun) {
+  const auto* text = node.as_string();
+  if (text == nullptr) {
+    type_error(node, name, expected);
+    return std::nullopt;
+  }
+  auto parsed = Parsed::parse(text->get());
+  if (!parsed) {
+    file_error(inside_string(node, parsed.error().column),
+               "`" + name + "`: invalid " + std::string(noun) + " `" + text->get() +
+                   "`: " + parsed.error().to_string());
+    return std::nullopt;
+  }
+  return std::move(parsed).value();
+}
+
+template <class T>
+std::optional<T> TableReader::scalar(std::string_view key, bool required,
+                                     std::string_view expected) {
+  const toml::node* node = get(key, required, expected);
   if (node == nullptr) return std::nullopt;
-  if (const auto* value = node->as_string()) return value->get();
-  type_error(*node, field(key), "a string");
+  if (const auto* value = node->as<T>()) return value->get();
+  type_error(*node, field(key), expected);
   return std::nullopt;
 }
 
+std::optional<std::string> TableReader::string(std::string_view key, bool required) {
+  return scalar<std::string>(key, required, "a string");
+}
+
 std::optional<std::vector<std::string>> TableReader::strings(std::string_view key, bool required) {
-  const toml::node* node = get(key, required, "an array of strings");
-  if (node == nullptr) return std::nullopt;
-  const auto* array = node->as_array();
-  if (array == nullptr) {
-    type_error(*node, field(key), "an array of strings");
-    return std::nullopt;
-  }
+  const toml::array* array = array_at(key, required, "an array of strings");
+  if (array == nullptr) return std::nullopt;
   std::vector<std::string> out;
   bool all_strings = true;
   for (std::size_t i = 0; i < array->size(); ++i) {
@@ -99,11 +127,7 @@ std::optional<std::vector<std::string>> TableReader::strings(std::string_view ke
 }
 
 std::optional<std::int64_t> TableReader::integer(std::string_view key, bool required) {
-  const toml::node* node = get(key, required, "an integer");
-  if (node == nullptr) return std::nullopt;
-  if (const auto* value = node->as_integer()) return value->get();
-  type_error(*node, field(key), "an integer");
-  return std::nullopt;
+  return scalar<std::int64_t>(key, required, "an integer");
 }
 
 std::optional<double> TableReader::number(std::string_view key, bool required) {
@@ -116,11 +140,7 @@ std::optional<double> TableReader::number(std::string_view key, bool required) {
 }
 
 std::optional<bool> TableReader::boolean(std::string_view key, bool required) {
-  const toml::node* node = get(key, required, "a boolean");
-  if (node == nullptr) return std::nullopt;
-  if (const auto* value = node->as_boolean()) return value->get();
-  type_error(*node, field(key), "a boolean");
-  return std::nullopt;
+  return scalar<bool>(key, required, "a boolean");
 }
 
 const toml::table* TableReader::table(std::string_view key, bool required) {
@@ -133,13 +153,8 @@ const toml::table* TableReader::table(std::string_view key, bool required) {
 
 std::vector<const toml::table*> TableReader::tables(std::string_view key) {
   std::vector<const toml::table*> out;
-  const toml::node* node = get(key, false, "an array of tables");
-  if (node == nullptr) return out;
-  const auto* array = node->as_array();
-  if (array == nullptr) {
-    type_error(*node, field(key), "an array of tables");
-    return out;
-  }
+  const toml::array* array = array_at(key, false, "an array of tables");
+  if (array == nullptr) return out;
   for (std::size_t i = 0; i < array->size(); ++i) {
     const toml::node& item = *array->get(i);
     if (const auto* entry = item.as_table()) {
@@ -169,53 +184,17 @@ std::optional<std::map<std::string, std::string, std::less<>>> TableReader::stri
 std::optional<core::Version> TableReader::version(std::string_view key, bool required) {
   const toml::node* node = get(key, required, "a version string");
   if (node == nullptr) return std::nullopt;
-  const auto* text = node->as_string();
-  if (text == nullptr) {
-    type_error(*node, field(key), "a version string");
-    return std::nullopt;
-  }
-  auto parsed = core::Version::parse(text->get());
-  if (!parsed) {
-    file_error(inside_string(*node, parsed.error().column),
-               "`" + field(key) + "`: invalid version `" + text->get() +
-                   "`: " + parsed.error().to_string());
-    return std::nullopt;
-  }
-  return std::move(parsed).value();
+  return parse_text<core::Version>(*node, field(key), "a version string", "version");
 }
 
 std::optional<core::SpecifierSet> TableReader::parse_specifier(const toml::node& node,
                                                                std::string name) {
-  const auto* text = node.as_string();
-  if (text == nullptr) {
-    type_error(node, name, "a version specifier string");
-    return std::nullopt;
-  }
-  auto parsed = core::SpecifierSet::parse(text->get());
-  if (!parsed) {
-    file_error(
-        inside_string(node, parsed.error().column),
-        "`" + name + "`: invalid specifier `" + text->get() + "`: " + parsed.error().to_string());
-    return std::nullopt;
-  }
-  return std::move(parsed).value();
+  return parse_text<core::SpecifierSet>(node, name, "a version specifier string", "specifier");
 }
 
 std::optional<core::Requirement> TableReader::parse_requirement(const toml::node& node,
                                                                 std::string name) {
-  const auto* text = node.as_string();
-  if (text == nullptr) {
-    type_error(node, name, "a requirement string");
-    return std::nullopt;
-  }
-  auto parsed = core::Requirement::parse(text->get());
-  if (!parsed) {
-    file_error(
-        inside_string(node, parsed.error().column),
-        "`" + name + "`: invalid requirement `" + text->get() + "`: " + parsed.error().to_string());
-    return std::nullopt;
-  }
-  return std::move(parsed).value();
+  return parse_text<core::Requirement>(node, name, "a requirement string", "requirement");
 }
 
 std::optional<core::SpecifierSet> TableReader::specifier(std::string_view key, bool required) {
@@ -232,13 +211,8 @@ std::optional<core::Requirement> TableReader::requirement(std::string_view key, 
 
 std::vector<core::Requirement> TableReader::requirements(std::string_view key) {
   std::vector<core::Requirement> out;
-  const toml::node* node = get(key, false, "an array of requirement strings");
-  if (node == nullptr) return out;
-  const auto* array = node->as_array();
-  if (array == nullptr) {
-    type_error(*node, field(key), "an array of requirement strings");
-    return out;
-  }
+  const toml::array* array = array_at(key, false, "an array of requirement strings");
+  if (array == nullptr) return out;
   for (std::size_t i = 0; i < array->size(); ++i) {
     auto parsed = parse_requirement(*array->get(i), field(key) + "[" + std::to_string(i) + "]");
     if (parsed) out.push_back(std::move(*parsed));

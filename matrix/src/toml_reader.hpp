@@ -3,6 +3,7 @@
 // file:line:column of the offending value, and report keys nobody asked for as unknown.
 #include <toml++/toml.h>
 
+#include <cstddef>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -15,6 +16,7 @@
 #include "bevenv/core/version.hpp"
 #include "bevenv/matrix/diagnostic.hpp"
 #include "bevenv/matrix/model.hpp"
+#include "bevenv/util/enum_words.hpp"
 #include "bevenv/util/toml_words.hpp"
 
 namespace bevenv::matrix::detail {
@@ -67,6 +69,14 @@ class TableReader {
   // One of `choices`; the default when absent.
   std::optional<std::string> choice(std::string_view key, const std::vector<std::string>& choices,
                                     std::string_view fallback);
+  // The value whose word is at `key`; nothing when absent or not one of `words` (reported).
+  template <class Enum, std::size_t N>
+  std::optional<Enum> choice(std::string_view key, const util::EnumWord<Enum> (&words)[N]) {
+    std::vector<std::string> choices;
+    for (const auto& row : words) choices.emplace_back(row.word);
+    const auto word = choice(key, choices, "");
+    return word ? util::value_of(words, *word) : std::nullopt;
+  }
 
   // Reports keys no getter asked for, with the closest known key.
   void finish(const std::vector<std::string>& also_known = {});
@@ -79,6 +89,17 @@ class TableReader {
 
  private:
   const toml::node* get(std::string_view key, bool required, std::string_view expected);
+  // The value at `key` when it is a TOML `T`; else nothing (a wrong type reported as not
+  // `expected`).
+  template <class T>
+  std::optional<T> scalar(std::string_view key, bool required, std::string_view expected);
+  // The array at `key`; nullptr when absent or not an array (reported as not `expected`).
+  const toml::array* array_at(std::string_view key, bool required, std::string_view expected);
+  // `node`'s string parsed by `Parsed::parse`; a non-string or a parse error is reported under
+  // `name` ("`name`: invalid NOUN `text`: why").
+  template <class Parsed>
+  std::optional<Parsed> parse_text(const toml::node& node, const std::string& name,
+                                   std::string_view expected, std::string_view noun);
   void type_error(const toml::node& node, std::string_view field, std::string_view expected);
   std::string field(std::string_view key) const;
 

@@ -441,26 +441,25 @@ def check_nuscenes_pickle():
     return "ok", "DetectionConfig pickles", None
 
 
-def check_torchpack_tqdm():
-    """F4: BEVFusion's tools import torchpack.utils.tqdm."""
-    if not module_exists("torchpack"):
-        return "skipped", "torchpack is not installed", None
+def check_module_imports(package, module):
+    """Whether `module` of the installed `package` imports; skipped without the package."""
+    if not module_exists(package):
+        return "skipped", "%s is not installed" % package, None
     try:
-        __import__("torchpack.utils.tqdm")
+        __import__(module)
     except ImportError as error:
         return "problem", evidence_of(error), None
-    return "ok", "torchpack.utils.tqdm imports", None
+    return "ok", "%s imports" % module, None
+
+
+def check_torchpack_tqdm():
+    """F4: BEVFusion's tools import torchpack.utils.tqdm."""
+    return check_module_imports("torchpack", "torchpack.utils.tqdm")
 
 
 def check_mmcv_ops():
     """mmcv's compiled ops: missing with the ops-free mmcv (1.x `mmcv`, 2.x `mmcv-lite`)."""
-    if not module_exists("mmcv"):
-        return "skipped", "mmcv is not installed", None
-    try:
-        __import__("mmcv._ext")
-    except ImportError as error:
-        return "problem", evidence_of(error), None
-    return "ok", "mmcv._ext imports", None
+    return check_module_imports("mmcv", "mmcv._ext")
 
 
 def compiled_op_packages(package_dir):

@@ -3,20 +3,20 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "bevenv/util/enum_words.hpp"
 #include "rules.hpp"
 
 namespace bevenv::probes {
 
+namespace {
+
+constexpr util::EnumWord<Severity> kSeverities[] = {
+    {Severity::ok, "ok"}, {Severity::warning, "warning"}, {Severity::problem, "problem"}};
+
+}  // namespace
+
 std::string_view to_string(Severity severity) {
-  switch (severity) {
-    case Severity::ok:
-      return "ok";
-    case Severity::warning:
-      return "warning";
-    case Severity::problem:
-      return "problem";
-  }
-  return "problem";
+  return util::word_of(kSeverities, severity, "problem");
 }
 
 nlohmann::json facts_json(const Finding& finding) {

@@ -7,6 +7,8 @@
 #include <memory>
 #include <string_view>
 
+#include "bevenv/util/enum_words.hpp"
+
 namespace bevenv::probes {
 namespace {
 
@@ -361,22 +363,16 @@ std::string expected_text(unsigned types) {
   return text;
 }
 
+constexpr util::EnumWord<json::value_t> kFoundTypes[] = {{json::value_t::null, "null"},
+                                                         {json::value_t::boolean, "a boolean"},
+                                                         {json::value_t::string, "a string"},
+                                                         {json::value_t::array, "an array"},
+                                                         {json::value_t::object, "an object"}};
+
 std::string found_text(const json& value) {
-  switch (value.type()) {
-    case json::value_t::null:
-      return "null";
-    case json::value_t::boolean:
-      return "a boolean";
-    case json::value_t::string:
-      return "a string";
-    case json::value_t::array:
-      return "an array";
-    case json::value_t::object:
-      return "an object";
-    default:
-      // A number where an integer belongs: show it, the type alone would not say what is wrong.
-      return value.is_number() ? "the number " + value.dump() : "a binary value";
-  }
+  // A number where an integer belongs: show it, the type alone would not say what is wrong.
+  if (value.is_number()) return "the number " + value.dump();
+  return std::string(util::word_of(kFoundTypes, value.type(), "a binary value"));
 }
 
 std::optional<ReportProblem> check(const Node& node, const json& value, const std::string& path);

@@ -3,6 +3,23 @@
 #include "commands.hpp"
 
 namespace bevenv::cli {
+namespace {
+
+// Show, rules and profiles differ only in the one text their subcommand takes into `field` and
+// the command they run.
+template <class Options>
+void run_with_text(CLI::App* command, const GlobalOptions& global, Action& action,
+                   std::shared_ptr<std::string> text, std::string Options::*field,
+                   app::CommandOutput (*run)(const Options&)) {
+  command->callback([&global, &action, text, field, run] {
+    Options options;
+    options.matrix = matrix_options(global);
+    options.*field = *text;
+    action = [options, run] { return run(options); };
+  });
+}
+
+}  // namespace
 
 void add_matrix_commands(CLI::App& root, const GlobalOptions& global, Action& action) {
   CLI::App* matrix = root.add_subcommand("matrix", "Inspect and validate the compatibility matrix");
@@ -24,35 +41,23 @@ void add_matrix_commands(CLI::App& root, const GlobalOptions& global, Action& ac
   CLI::App* show = matrix->add_subcommand("show", "Versions and variants of a package, with rules");
   show->footer("Example:\n  bevenv matrix show torch");
   show->add_option("package", *package, "Package name (any spelling)")->required();
-  show->callback([&global, &action, package] {
-    app::MatrixShowOptions options;
-    options.matrix = matrix_options(global);
-    options.package = *package;
-    action = [options] { return app::matrix_show(options); };
-  });
+  run_with_text(show, global, action, package, &app::MatrixShowOptions::package, app::matrix_show);
 
   auto failure = std::make_shared<std::string>();
   CLI::App* rules =
       matrix->add_subcommand("rules", "The known-bad catalogue: symptom, fix, sources");
   rules->footer("Examples:\n  bevenv matrix rules\n  bevenv matrix rules --failure F3");
   rules->add_option("--failure", *failure, "Only rules for this field failure (F1..F12)");
-  rules->callback([&global, &action, failure] {
-    app::MatrixRulesOptions options;
-    options.matrix = matrix_options(global);
-    options.failure = *failure;
-    action = [options] { return app::matrix_rules(options); };
-  });
+  run_with_text(rules, global, action, failure, &app::MatrixRulesOptions::failure,
+                app::matrix_rules);
+
   auto profile = std::make_shared<std::string>();
   CLI::App* profiles =
       matrix->add_subcommand("profiles", "The profiles; with a name, its pins, port and caveats");
   profiles->footer("Examples:\n  bevenv matrix profiles\n  bevenv matrix profiles uniad-2.0");
   profiles->add_option("profile", *profile, "Profile name");
-  profiles->callback([&global, &action, profile] {
-    app::MatrixProfilesOptions options;
-    options.matrix = matrix_options(global);
-    options.profile = *profile;
-    action = [options] { return app::matrix_profiles(options); };
-  });
+  run_with_text(profiles, global, action, profile, &app::MatrixProfilesOptions::profile,
+                app::matrix_profiles);
 
   auto snapshot = std::make_shared<app::MatrixSnapshotOptions>();
   auto snapshot_out = std::make_shared<std::string>();

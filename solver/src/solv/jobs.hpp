@@ -10,44 +10,26 @@
 
 namespace bevenv::solver::solv {
 
-enum class JobAction { install, erase, lock, favor, disfavor, multiversion };
+// Each value is libsolv's own word, so that a job's word is the two or-ed together.
+enum class JobAction : Id {
+  install = SOLVER_INSTALL,
+  erase = SOLVER_ERASE,
+  lock = SOLVER_LOCK,
+  favor = SOLVER_FAVOR,
+  disfavor = SOLVER_DISFAVOR,
+  multiversion = SOLVER_MULTIVERSION,
+};
 // What the job's `what` is: one solvable, a list of solvables (PackagePool::list_id), a name
 // (every solvable of it), or a dependency whose providers the job selects.
-enum class JobSelect { solvable, one_of, name, provides };
+enum class JobSelect : Id {
+  solvable = SOLVER_SOLVABLE,
+  one_of = SOLVER_SOLVABLE_ONE_OF,
+  name = SOLVER_SOLVABLE_NAME,
+  provides = SOLVER_SOLVABLE_PROVIDES,
+};
 
 inline Id job_how(JobAction action, JobSelect select) {
-  Id how = 0;
-  switch (action) {
-    case JobAction::install:
-      how = SOLVER_INSTALL;
-      break;
-    case JobAction::erase:
-      how = SOLVER_ERASE;
-      break;
-    case JobAction::lock:
-      how = SOLVER_LOCK;
-      break;
-    case JobAction::favor:
-      how = SOLVER_FAVOR;
-      break;
-    case JobAction::disfavor:
-      how = SOLVER_DISFAVOR;
-      break;
-    case JobAction::multiversion:
-      how = SOLVER_MULTIVERSION;
-      break;
-  }
-  switch (select) {
-    case JobSelect::solvable:
-      return how | SOLVER_SOLVABLE;
-    case JobSelect::one_of:
-      return how | SOLVER_SOLVABLE_ONE_OF;
-    case JobSelect::name:
-      return how | SOLVER_SOLVABLE_NAME;
-    case JobSelect::provides:
-      return how | SOLVER_SOLVABLE_PROVIDES;
-  }
-  return how;
+  return static_cast<Id>(action) | static_cast<Id>(select);
 }
 
 // The jobs of one solve. What a job selects follows from the type of its `what`, so a job

@@ -3,25 +3,21 @@
 
 #include <algorithm>
 
+#include "bevenv/util/enum_words.hpp"
+
 namespace bevenv::app {
 namespace {
 
 using json = nlohmann::json;
 
-const char* word(ChangeKind kind) {
-  switch (kind) {
-    case ChangeKind::install:
-      return "install";
-    case ChangeKind::upgrade:
-      return "upgrade";
-    case ChangeKind::downgrade:
-      return "downgrade";
-    case ChangeKind::reinstall:
-      return "reinstall";
-    case ChangeKind::remove:
-      return "remove";
-  }
-  return "change";
+constexpr util::EnumWord<ChangeKind> kChangeWords[] = {{ChangeKind::install, "install"},
+                                                       {ChangeKind::upgrade, "upgrade"},
+                                                       {ChangeKind::downgrade, "downgrade"},
+                                                       {ChangeKind::reinstall, "reinstall"},
+                                                       {ChangeKind::remove, "remove"}};
+
+std::string word(ChangeKind kind) {
+  return std::string(util::word_of(kChangeWords, kind, "change"));
 }
 
 std::string route(const PlannedChange& c) {
@@ -33,7 +29,7 @@ std::string route(const PlannedChange& c) {
 }
 
 std::string change_text(const PlannedChange& c) {
-  std::string out = std::string(word(c.kind)) + " `" + c.name + "` ";
+  std::string out = word(c.kind) + " `" + c.name + "` ";
   if (c.kind == ChangeKind::install) return out + c.locked + route(c);
   if (c.kind == ChangeKind::remove) return out + c.installed;
   return out + c.installed + " → " + c.locked + route(c);

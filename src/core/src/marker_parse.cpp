@@ -225,6 +225,13 @@ class MarkerParser {
   Expected<std::size_t, ParseError> decode_escape(std::size_t at, std::size_t end,
                                                   std::string& value) const {
     const char c = text_[at + 1];
+    // Python's one-letter escapes, and the control character each stands for.
+    static constexpr std::string_view kLetters = "abfnrtv";
+    static constexpr std::string_view kControls = "\a\b\f\n\r\t\v";
+    if (const std::size_t i = kLetters.find(c); i != std::string_view::npos) {
+      value += kControls[i];
+      return at + 1;
+    }
     switch (c) {
       case '\n':
         return at + 1;
@@ -234,27 +241,6 @@ class MarkerParser {
       case '\'':
       case '"':
         value += c;
-        return at + 1;
-      case 'a':
-        value += '\a';
-        return at + 1;
-      case 'b':
-        value += '\b';
-        return at + 1;
-      case 'f':
-        value += '\f';
-        return at + 1;
-      case 'n':
-        value += '\n';
-        return at + 1;
-      case 'r':
-        value += '\r';
-        return at + 1;
-      case 't':
-        value += '\t';
-        return at + 1;
-      case 'v':
-        value += '\v';
         return at + 1;
       case 'x':
         return decode_hex_escape(at, end, 2, value);

@@ -2,23 +2,17 @@
 
 #include <string>
 
+#include "bevenv/util/enum_words.hpp"
 #include "pep440_order.hpp"
 #include "pep440_scan.hpp"
 
 namespace bevenv::core {
 namespace {
 
-std::string_view pre_tag(PreKind kind) {
-  switch (kind) {
-    case PreKind::alpha:
-      return "a";
-    case PreKind::beta:
-      return "b";
-    case PreKind::rc:
-      return "rc";
-  }
-  return "a";
-}
+constexpr util::EnumWord<PreKind> kPreTags[] = {
+    {PreKind::alpha, "a"}, {PreKind::beta, "b"}, {PreKind::rc, "rc"}};
+
+std::string_view pre_tag(PreKind kind) { return util::word_of(kPreTags, kind, "a"); }
 
 void append_release(std::string& out, std::uint64_t epoch, const std::vector<std::uint64_t>& r) {
   if (epoch != 0) {

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 
@@ -72,10 +73,28 @@ struct Transport::Job : ResponseHeaders {
   }
 };
 
-template <class Reply, class Finish>
-void Transport::run_jobs(const std::vector<std::unique_ptr<Job>>& jobs,
-                         std::vector<core::Expected<Reply, std::string>>& out,
-                         std::string_view what, Finish finish) {
+// A transfer of `kind` from `url`; the caller sets what its kind needs besides.
+inline std::unique_ptr<Transport::Job> new_job(JobKind kind, std::string url) {
+  auto job = std::make_unique<Transport::Job>();
+  job->kind = kind;
+  job->url = std::move(url);
+  return job;
+}
+
+template <class Reply, class Request, class Make, class Finish>
+std::vector<core::Expected<Reply, std::string>> Transport::answer_each(
+    const std::vector<Request>& requests, std::string_view what, Make make,
+    std::string (*offline)(const std::string& url), Finish finish) {
+  std::vector<core::Expected<Reply, std::string>> out(requests.size(),
+                                                      core::unexpected(std::string()));
+  std::vector<std::unique_ptr<Job>> jobs(requests.size());
+  for (std::size_t i = 0; i < requests.size(); ++i) {
+    jobs[i] = make(requests[i], out[i]);
+    if (jobs[i] != nullptr && settings_.offline) {
+      jobs[i].reset();
+      out[i] = core::unexpected(offline(requests[i].url));
+    }
+  }
   run_made(jobs, what);
   for (std::size_t i = 0; i < jobs.size(); ++i) {
     Job* job = jobs[i].get();
@@ -86,6 +105,7 @@ void Transport::run_jobs(const std::vector<std::unique_ptr<Job>>& jobs,
     }
     out[i] = finish(*job);
   }
+  return out;
 }
 
 // A finished download: hashed, and renamed into the cache while its lock is held when the hash

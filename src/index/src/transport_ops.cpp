@@ -47,32 +47,24 @@ std::pair<std::string, std::string> split_hint(const std::string& error) {
 
 std::vector<core::Expected<Page, std::string>> Transport::get(
     const std::vector<PageRequest>& requests, std::string_view what) {
-  std::vector<core::Expected<Page, std::string>> out(requests.size(),
-                                                     core::unexpected(std::string()));
-  std::vector<std::unique_ptr<Job>> jobs(requests.size());
   const std::int64_t now = cache::now_seconds();
-  for (std::size_t i = 0; i < requests.size(); ++i) {
-    auto cached = cache::read_page(settings_.cache_dir, requests[i].url);
+  const auto make = [&](const PageRequest& request,
+                        core::Expected<Page, std::string>& answer) -> std::unique_ptr<Job> {
+    auto cached = cache::read_page(settings_.cache_dir, request.url);
     const bool fresh =
         cached && cached->page.max_age > 0 && now - cached->fetched_at < cached->page.max_age;
     if (cached && (fresh || settings_.offline)) {
-      out[i] = std::move(cached->page);
-      continue;
+      answer = std::move(cached->page);
+      return nullptr;
     }
-    if (settings_.offline) {
-      out[i] = core::unexpected(offline_miss(requests[i].url));
-      continue;
-    }
-    auto job = std::make_unique<Job>();
-    job->kind = JobKind::page;
-    job->url = requests[i].url;
-    job->accept = requests[i].accept;
-    job->metadata_file = requests[i].metadata_file;
+    auto job = new_job(JobKind::page, request.url);
+    job->accept = request.accept;
+    job->metadata_file = request.metadata_file;
     job->max_body = job->metadata_file ? settings_.max_metadata_size : settings_.max_page_size;
     job->cached = std::move(cached);
-    jobs[i] = std::move(job);
-  }
-  run_jobs(jobs, out, what, [&](Job& job) -> Page {
+    return job;
+  };
+  return answer_each<Page>(requests, what, make, offline_miss, [&](Job& job) -> Page {
     if (job.status == 304 && job.cached) {
       Page page = std::move(job.cached->page);
       // The server confirmed the copy: keep its new validators and restart its freshness.
@@ -92,7 +84,6 @@ std::vector<core::Expected<Page, std::string>> Transport::get(
     page.max_age = job.max_age;
     return page;
   });
-  return out;
 }
 
 void Transport::run_made(const std::vector<std::unique_ptr<Job>>& jobs, std::string_view what) {
@@ -110,43 +101,37 @@ void Transport::commit(const Page& page) {
 
 std::vector<core::Expected<DownloadedFile, std::string>> Transport::download(
     const std::vector<FileRequest>& requests, std::string_view what) {
-  std::vector<core::Expected<DownloadedFile, std::string>> out(requests.size(),
-                                                               core::unexpected(std::string()));
-  std::vector<std::unique_ptr<Job>> jobs(requests.size());
-  for (std::size_t i = 0; i < requests.size(); ++i) {
-    const FileRequest& request = requests[i];
+  const auto make =
+      [&](const FileRequest& request,
+          core::Expected<DownloadedFile, std::string>& answer) -> std::unique_ptr<Job> {
     std::error_code ec;
     if (!request.sha256.empty()) {
       const fs::path path = cache::file_path(settings_.cache_dir, request.sha256, request.filename);
       if (fs::is_regular_file(path, ec)) {
-        out[i] = DownloadedFile{path, request.sha256, fs::file_size(path, ec)};
-        continue;
+        answer = DownloadedFile{path, request.sha256, fs::file_size(path, ec)};
+        return nullptr;
       }
     } else if (auto known = cache::file_by_url(settings_.cache_dir, request.url)) {
-      out[i] = *known;
-      continue;
+      answer = *known;
+      return nullptr;
     }
-    if (settings_.offline) {
-      out[i] = core::unexpected(offline_miss(request.url));
-      continue;
-    }
-    auto job = std::make_unique<Job>();
-    job->kind = JobKind::file;
-    job->url = request.url;
+    auto job = new_job(JobKind::file, request.url);
     job->filename = request.filename;
     job->expected_sha256 = request.sha256;
-    jobs[i] = std::move(job);
-  }
-  run_jobs(jobs, out, what, [&](Job& job) -> core::Expected<DownloadedFile, std::string> {
-    if (job.stored.empty()) {
-      return core::unexpected("sha256 mismatch for `" + job.url + "`: expected " +
-                              job.expected_sha256 + ", got " + job.actual_sha256);
-    }
-    DownloadedFile file{job.stored, job.actual_sha256, job.received};
-    if (job.expected_sha256.empty()) cache::remember_file_url(settings_.cache_dir, job.url, file);
-    return file;
-  });
-  return out;
+    return job;
+  };
+  return answer_each<DownloadedFile>(
+      requests, what, make, offline_miss,
+      [&](Job& job) -> core::Expected<DownloadedFile, std::string> {
+        if (job.stored.empty()) {
+          return core::unexpected("sha256 mismatch for `" + job.url + "`: expected " +
+                                  job.expected_sha256 + ", got " + job.actual_sha256);
+        }
+        DownloadedFile file{job.stored, job.actual_sha256, job.received};
+        if (job.expected_sha256.empty())
+          cache::remember_file_url(settings_.cache_dir, job.url, file);
+        return file;
+      });
 }
 
 std::vector<std::optional<std::uint64_t>> Transport::sizes(const std::vector<std::string>& urls) {
@@ -155,10 +140,7 @@ std::vector<std::optional<std::uint64_t>> Transport::sizes(const std::vector<std
   for (std::size_t i = 0; i < urls.size(); ++i) {
     out[i] = cache::read_size(settings_.cache_dir, urls[i]);
     if (out[i] || settings_.offline) continue;
-    auto job = std::make_unique<Job>();
-    job->kind = JobKind::head;
-    job->url = urls[i];
-    jobs[i] = std::move(job);
+    jobs[i] = new_job(JobKind::head, urls[i]);
   }
   run_made(jobs, "sizes");
   for (std::size_t i = 0; i < urls.size(); ++i) {

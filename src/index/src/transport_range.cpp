@@ -56,6 +56,13 @@ core::Expected<RangeReply, std::string> reply_of(Transport::Job& job) {
   return reply;
 }
 
+// The answers of a range or stream request that makes no transfer.
+std::string no_range_request(const std::string& url) {
+  return "`" + url + "`: no range request (offline or empty)";
+}
+
+std::string no_stream(const std::string& url) { return "`" + url + "`: no stream (offline)"; }
+
 }  // namespace
 
 void prepare_range(CURL* easy, Transport::Job& job) {
@@ -67,51 +74,39 @@ void prepare_range(CURL* easy, Transport::Job& job) {
 
 std::vector<core::Expected<RangeReply, std::string>> Transport::get_ranges(
     const std::vector<RangeRequest>& requests, std::string_view what) {
-  std::vector<core::Expected<RangeReply, std::string>> out(requests.size(),
-                                                           core::unexpected(std::string()));
-  std::vector<std::unique_ptr<Job>> jobs(requests.size());
-  for (std::size_t i = 0; i < requests.size(); ++i) {
-    const RangeRequest& request = requests[i];
-    if (settings_.offline || request.length == 0) {
-      out[i] = core::unexpected("`" + request.url + "`: no range request (offline or empty)");
-      continue;
+  const auto make = [&](const RangeRequest& request,
+                        core::Expected<RangeReply, std::string>& answer) -> std::unique_ptr<Job> {
+    if (request.length == 0) {
+      answer = core::unexpected(no_range_request(request.url));
+      return nullptr;
     }
-    auto job = std::make_unique<Job>();
-    job->kind = JobKind::range;
+    auto job = new_job(JobKind::range, request.url);
     // A range answer lives in memory like a page (a central directory of thousands of files).
     job->max_body = settings_.max_page_size;
-    job->url = request.url;
     job->range = request.suffix ? "-" + std::to_string(request.length)
                                 : std::to_string(request.first) + "-" +
                                       std::to_string(request.first + request.length - 1);
-    jobs[i] = std::move(job);
-  }
-  run_jobs(jobs, out, what, [](Job& job) { return reply_of(job); });
-  return out;
+    return job;
+  };
+  return answer_each<RangeReply>(requests, what, make, no_range_request,
+                                 [](Job& job) { return reply_of(job); });
 }
 
 std::vector<core::Expected<StreamReply, std::string>> Transport::stream(
     const std::vector<StreamRequest>& requests, std::string_view what) {
-  std::vector<core::Expected<StreamReply, std::string>> out(requests.size(),
-                                                            core::unexpected(std::string()));
-  std::vector<std::unique_ptr<Job>> jobs(requests.size());
-  for (std::size_t i = 0; i < requests.size(); ++i) {
-    if (settings_.offline) {
-      out[i] = core::unexpected("`" + requests[i].url + "`: no stream (offline)");
-      continue;
-    }
-    auto job = std::make_unique<Job>();
-    job->kind = JobKind::stream;
-    job->url = requests[i].url;
-    job->sink = requests[i].sink;
-    jobs[i] = std::move(job);
-  }
-  run_jobs(jobs, out, what, [](Job& job) -> core::Expected<StreamReply, std::string> {
-    if (job.status != 200)
-      return core::unexpected("`" + job.url + "`: HTTP " + std::to_string(job.status));
-    return StreamReply{job.stopped, job.received};
-  });
-  return out;
+  // A stream has no cache to answer from: every request is a transfer.
+  const auto make = [](const StreamRequest& request,
+                       core::Expected<StreamReply, std::string>&) -> std::unique_ptr<Job> {
+    auto job = new_job(JobKind::stream, request.url);
+    job->sink = request.sink;
+    return job;
+  };
+  return answer_each<StreamReply>(
+      requests, what, make, no_stream, [](Job& job) -> core::Expected<StreamReply, std::string> {
+        if (job.status != 200)
+          return core::unexpected("`" + job.url + "`: HTTP " + std::to_string(job.status));
+        return StreamReply{job.stopped, job.received};
+      });
 }
 
 }  // namespace bevenv::index

@@ -1,31 +1,26 @@
 #include "bevenv/util/toml_words.hpp"
 
+#include "bevenv/util/enum_words.hpp"
+
 namespace bevenv::util {
+namespace {
+
+constexpr EnumWord<toml::node_type> kTypeNames[] = {
+    {toml::node_type::table, "a table"},
+    {toml::node_type::array, "an array"},
+    {toml::node_type::string, "a string"},
+    {toml::node_type::integer, "an integer"},
+    {toml::node_type::floating_point, "a float"},
+    {toml::node_type::boolean, "a boolean"},
+    {toml::node_type::date, "a date"},
+    {toml::node_type::time, "a time"},
+    {toml::node_type::date_time, "a date-time"},
+};
+
+}  // namespace
 
 std::string_view toml_type_name(toml::node_type type) {
-  switch (type) {
-    case toml::node_type::table:
-      return "a table";
-    case toml::node_type::array:
-      return "an array";
-    case toml::node_type::string:
-      return "a string";
-    case toml::node_type::integer:
-      return "an integer";
-    case toml::node_type::floating_point:
-      return "a float";
-    case toml::node_type::boolean:
-      return "a boolean";
-    case toml::node_type::date:
-      return "a date";
-    case toml::node_type::time:
-      return "a time";
-    case toml::node_type::date_time:
-      return "a date-time";
-    case toml::node_type::none:
-      break;
-  }
-  return "nothing";
+  return word_of(kTypeNames, type, "nothing");
 }
 
 }  // namespace bevenv::util

@@ -161,12 +161,14 @@ class Transport {
   void run(std::vector<Job*>& jobs, std::string_view what);
   // Runs the transfers made (`jobs` is null where an answer needed none) as one batch.
   void run_made(const std::vector<std::unique_ptr<Job>>& jobs, std::string_view what);
-  // run_made(), then each finished transfer's answer from `finish`, or "`URL`: error" for a
-  // transfer that failed (transport_job.hpp).
-  template <class Reply, class Finish>
-  void run_jobs(const std::vector<std::unique_ptr<Job>>& jobs,
-                std::vector<core::Expected<Reply, std::string>>& out, std::string_view what,
-                Finish finish);
+  // One answer per request: `make(request, answer)` returns the request's transfer, or nullptr
+  // where it set `answer` itself (a cache hit). Under --offline no transfer runs: its answer is
+  // `offline(URL)`. The transfers run as one batch, then each one's answer comes from `finish`,
+  // or is "`URL`: error" where it failed (transport_job.hpp).
+  template <class Reply, class Request, class Make, class Finish>
+  std::vector<core::Expected<Reply, std::string>> answer_each(
+      const std::vector<Request>& requests, std::string_view what, Make make,
+      std::string (*offline)(const std::string& url), Finish finish);
   void prepare(Job& job);
 
   TransportSettings settings_;
