@@ -40,13 +40,18 @@ foreach(module bevenv_app bevenv_matrix bevenv_probes bevenv_solver bevenv_index
                bevenv_containers bevenv_lockfiles bevenv_core bevenv_util)
   list(APPEND module_archives $<TARGET_FILE:${module}>)
 endforeach()
+# The index module's stand-in for its dlopen caller (src/index/static/no_shared_library.cpp):
+# defined here, before the archives, it keeps shared_library.o out of the link, so the link
+# names no dlopen and glibc's warning about dlopen in a static program does not arise.
+add_library(bevenv_no_shared_library OBJECT
+            ${PROJECT_SOURCE_DIR}/src/index/static/no_shared_library.cpp)
+target_include_directories(bevenv_no_shared_library PRIVATE ${PROJECT_SOURCE_DIR}/src/index/src)
+target_link_libraries(bevenv_no_shared_library PRIVATE bevenv_warnings)
 add_executable(bevenv-static $<TARGET_OBJECTS:bevenv_cli_objects>
-                             $<TARGET_OBJECTS:bevenv_toml_implementation>)
+                             $<TARGET_OBJECTS:bevenv_toml_implementation>
+                             $<TARGET_OBJECTS:bevenv_no_shared_library>)
 add_dependencies(bevenv-static bevenv_app bevenv_matrix bevenv_probes bevenv_solver bevenv_index
                  bevenv_containers bevenv_lockfiles bevenv_core bevenv_util)
-# The link prints glibc's warning that dlopen in a static program needs the same glibc at run
-# time: libc.a links its own dlopen in (rtld_static_init, for iconv and NSS modules), and the
-# warning names bevenv's only call, which refuses before calling (curl_library.cpp).
 # --gc-sections drops the archive writers libarchive's format table names but bevenv never
 # calls (xar would pull in libxml2 and ICU's 30 MB of data).
 target_link_options(bevenv-static PRIVATE -static -Wl,--gc-sections)

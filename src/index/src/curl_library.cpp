@@ -6,6 +6,7 @@
 #include <string>
 
 #include "bevenv/core/error.hpp"
+#include "shared_library.hpp"
 
 namespace bevenv::index::curl {
 namespace {
@@ -40,12 +41,10 @@ Api load() {
                       "lock from the matrix alone (no `--index-url`, `--extra-index-url` or "
                       "remote `--find-links`), or use the `bevenv` built with shared libraries "
                       "(scripts/build.sh) where an index is needed");
-  // RTLD_LOCAL: curl's own dependencies (OpenSSL among them) stay out of the global namespace.
-  void* library = ::dlopen(kLibrary, RTLD_NOW | RTLD_LOCAL);
-  if (library == nullptr) {
-    const char* why = ::dlerror();
-    refuse("could not be loaded" + (why != nullptr ? ": " + std::string(why) : std::string()));
-  }
+  std::string why;
+  void* library = detail::open_shared_library(kLibrary, why);
+  if (library == nullptr)
+    refuse("could not be loaded" + (why.empty() ? std::string() : ": " + why));
   Api api{};
   bind(library, "curl_global_init", api.global_init);
   bind(library, "curl_easy_init", api.easy_init);
