@@ -40,7 +40,7 @@ against the page's sha256. Pages carry PyPI's `Cache-Control: max-age=600`, file
 Rows (median of --runs; pip-compile runs once per cache state):
   bevenv cold / warm     `bevenv lock --index-url MIRROR --python 3.8 --glibc 2.31 --require ...`
                          with an empty / a reused XDG_CACHE_HOME
-  uv cold / warm         `uv pip compile --index-url MIRROR --python-version 3.8
+  uv cold / warm         `uv pip compile --index-url MIRROR --python-version 3.8.18
                          --python-platform x86_64-manylinux_2_31`, empty / reused --cache-dir
   pip-compile cold/warm  pip-compile (pip-tools in a Python 3.8 venv made at set-up) with
                          `--index-url MIRROR`, empty / reused --cache-dir
@@ -123,6 +123,32 @@ def closure_roots(bevenv, name):
             continue
         roots.append(Requirement(f"{package['name']}=={version}"))
     return sorted(roots, key=lambda r: canonicalize_name(r.name))
+
+
+def without_torch_dependents(directory, projects, roots):
+    """The roots less those whose mirrored release needs, directly or through another root, a
+    package the matrix takes from elsewhere (torchpack needs torch): bevenv takes that from the
+    PyTorch index, which cannot be reached here, where uv and pip-compile take PyPI's."""
+    env = marker_environment()
+    needs = {}
+    for r in roots:
+        name = canonicalize_name(r.name)
+        wanted = set()
+        for f in projects.get(name, []):
+            if not r.specifier.contains(parse_wheel_filename(f["filename"])[1], True):
+                continue
+            path = os.path.join(directory, "metadata", f["filename"] + ".metadata")
+            with open(path, encoding="utf-8", errors="replace") as text:
+                wanted |= {canonicalize_name(d.name) for d in requires_dist(text.read(), (), env)}
+        needs[name] = wanted
+    dropped = set(NOT_FROM_PYPI)
+    while True:
+        more = {n for n, wanted in needs.items() if n not in dropped and wanted & dropped}
+        if not more:
+            break
+        dropped |= more
+    kept = [r for r in roots if canonicalize_name(r.name) not in dropped]
+    return kept, sorted(dropped - set(NOT_FROM_PYPI))
 
 
 def file_roots(path):
@@ -355,6 +381,10 @@ class MirrorHandler(http.server.BaseHTTPRequestHandler):
     root = ""
     lock = threading.Lock()
     protocol_version = "HTTP/1.1"
+    # Headers and body leave in one segment, as a real index's server sends them: written
+    # apart with Nagle's algorithm on, the body waited for the client's delayed ACK, 40 ms per
+    # request on one connection (bevenv's cold runs lost 0.3-0.5 s to it).
+    disable_nagle_algorithm = True
 
     def log_message(self, *args):
         pass
@@ -498,7 +528,7 @@ class Tools:
         elif tool == "uv":
             env = dict(os.environ, UV_PYTHON_DOWNLOADS="never")
             command = ["uv", "pip", "compile", "--quiet", "--index-url", self.url, "--cache-dir",
-                       cache, "--python", PYTHON_38, "--python-version", "3.8",
+                       cache, "--python", PYTHON_38, "--python-version", PYTHON,
                        "--python-platform",
                        f"x86_64-manylinux_2_{GLIBC_MINOR}", "--no-header", "-o", out,
                        self.req_in]
@@ -583,6 +613,9 @@ def main():
         else:
             dropped.append(r)
     roots = kept
+    needing_torch = []
+    if args.closure:
+        roots, needing_torch = without_torch_dependents(directory, projects, roots)
     pip_compile = pip_compile_venv(args.work)
     server, url = serve(directory, projects)
     scratch = tempfile.mkdtemp(prefix="bevenv-pypi-bench-")
@@ -606,6 +639,9 @@ def main():
     shutil.rmtree(scratch, ignore_errors=True)
     if dropped:
         print(f"\nleft out (no wheel for the target on PyPI): {' '.join(map(str, dropped))}")
+    if needing_torch:
+        print(f"\nleft out (they need torch, which bevenv takes from the PyTorch index): "
+              f"{' '.join(needing_torch)}")
     if unpinned:
         print(f"\nunpinned (no wheel of the locked release): {' '.join(map(str, unpinned))}")
     shown = " ".join(map(str, roots)) if len(roots) <= 12 else f"{roots[0]} ... {roots[-1]}"
