@@ -285,8 +285,9 @@ void IndexSearch::run_round(bool read_candidates) {
 std::vector<std::string> IndexSearch::visit(const std::set<std::string>& round) {
   std::vector<std::string> listed;
   for (const auto& name : round) {
-    if (!is_curated(inputs_, name) || !session_.pinned.contains(name)) listed.push_back(name);
-    if (!is_curated(inputs_, name)) continue;
+    const bool curated = is_curated(inputs_, name);
+    if (!curated || !session_.pinned.contains(name)) listed.push_back(name);
+    if (!curated) continue;
     if (!visited_curated_.insert(name).second) continue;
     for (const auto id : translation_.database.find(name)) {
       if (!admitted_by_request(translation_.database.record(id))) continue;
@@ -473,7 +474,7 @@ void IndexSearch::keep_read(Candidate& candidate, const CandidateKey& key,
   const std::string release = self_of(key.first, key.second);
   // An archive that cannot say what it needs, or metadata of another release: that one release
   // is no candidate, and the lock says so.
-  if (!read && index::IndexClient::unusable_release(read.error())) {
+  if (!read && index::unusable_release(read.error())) {
     const std::string why = read.error().substr(0, read.error().find('\n'));
     skipped_.push_back("`" + release + "`: " + why);
     candidate.skipped = true;

@@ -120,7 +120,8 @@ const std::set<std::string>* extras_of(const ExtrasAsked& asked, const std::stri
 }
 
 // What the target makes of one build, worked out once: the file it lacks, if any, and what its
-// kernels give each target GPU (reading file names is most of the translation's time).
+// kernels give each target GPU (the check whether the target rules the build out and the
+// build's requirements both need them; reading its file names is not cheap).
 struct TargetFit {
   std::optional<solver::Dependency> missing;
   std::vector<KernelSupport> kernels;  // one per target GPU, in the target's order

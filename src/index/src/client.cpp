@@ -485,7 +485,7 @@ std::vector<core::Expected<Artifact, std::string>> IndexClient::complete(
   return out;
 }
 
-bool IndexClient::unusable_release(std::string_view error) {
+bool unusable_release(std::string_view error) {
   return error.find(detail::kNoPkgInfo) != std::string_view::npos ||
          error.find(detail::kAnotherRelease) != std::string_view::npos;
 }

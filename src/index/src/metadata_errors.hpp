@@ -1,6 +1,6 @@
 #pragma once
 // The phrases of the two metadata errors that make one release no candidate rather than the lock
-// fail (IndexClient::unusable_release): written where the errors arise, matched by the search.
+// fail (index::unusable_release): written where the errors arise, matched by the search.
 #include <string_view>
 
 namespace bevenv::index::detail {

@@ -60,11 +60,6 @@ class IndexClient final : public PackageSource {
   // that would need a whole download (not cached) gets nullopt instead.
   std::vector<std::optional<core::Expected<CoreMetadata, std::string>>> metadata(
       const std::vector<Artifact>& artifacts, MetadataCost cost) override;
-  // Whether a metadata error makes its one release no candidate rather than the lock fail: an
-  // archive that cannot say what it needs (no PKG-INFO), or metadata of another release (PyPI
-  // serves `tabulate-0.7.6b-py2.py3-none-any.whl`, whose METADATA says 0.7.6). pip and uv pass
-  // over such releases too.
-  static bool unusable_release(std::string_view error);
   std::vector<core::Expected<CoreMetadata, std::string>> metadata(
       const std::vector<Artifact>& artifacts);
   const MetadataStats& metadata_stats() const { return stats_; }

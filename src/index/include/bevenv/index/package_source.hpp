@@ -5,6 +5,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "bevenv/core/expected.hpp"
@@ -22,6 +23,12 @@ struct Listing {
   std::optional<Source> source;  // the source that lists it; nullopt when none does
   std::vector<Artifact> artifacts;
 };
+
+// Whether an error metadata() gave makes its one release no candidate rather than the lock fail:
+// an archive that cannot say what it needs (no PKG-INFO), or metadata of another release (PyPI
+// serves `tabulate-0.7.6b-py2.py3-none-any.whl`, whose METADATA says 0.7.6). pip and uv pass over
+// such releases too. A source phrases these two errors as IndexClient does.
+bool unusable_release(std::string_view error);
 
 class PackageSource {
  public:
