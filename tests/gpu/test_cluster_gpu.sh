@@ -18,7 +18,7 @@ export NCCL_NVLS_ENABLE=${NCCL_NVLS_ENABLE:-0}
 PYARGS=()
 PYPATH=$(command -v "$PYTHON" 2>/dev/null) && PYARGS=(--python "$PYPATH")
 FAILURES=0 RAN=0
-port() { echo $((20000 + RANDOM % 30000)); }
+port() { python3 "$(dirname "$0")/../support/free_port_pair.py"; }
 
 # verify NAME FILE: the aggregate of a two-rank run with a correct all-reduce.
 verify() {

@@ -22,7 +22,7 @@ unset RANK WORLD_SIZE LOCAL_RANK MASTER_ADDR MASTER_PORT OMPI_COMM_WORLD_RANK SL
 fail() { echo "FAIL: $*"; FAILURES=$((FAILURES + 1)); }
 pass() { echo "ok: $*"; }
 now() { date +%s.%N; }
-port() { echo $((20000 + RANDOM % 30000)); }
+port() { python3 "$(dirname "$0")/../../support/free_port_pair.py"; }
 
 # check NAME FILE PYTHON-EXPRESSION: the expression sees the aggregate as `d`.
 check() {
@@ -30,7 +30,11 @@ check() {
   if python3 - "$file" "$expr" <<'PY'; then pass "$name"; else fail "$name"; fi
 import json, sys
 d = json.load(open(sys.argv[1]))
-ok = eval(sys.argv[2])
+try:
+    ok = eval(sys.argv[2])
+except (KeyError, IndexError, TypeError) as error:
+    print(f"{type(error).__name__}: {error}")
+    ok = False
 if not ok:
     d.pop("node_reports", None)
     print(json.dumps(d, indent=1)[:3000])

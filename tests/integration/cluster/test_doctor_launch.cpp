@@ -1,8 +1,13 @@
 // `bevenv doctor --launcher`: the launch lines, and --run through a stand-in torchrun
 // (fake-launcher/torchrun) that starts the real bevenv-probe ranks on this machine.
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <cstdlib>
+#include <fstream>
 #include <random>
 
 #include "bevenv/app/doctor_cluster.hpp"
@@ -22,9 +27,31 @@ std::string all_text(const app::CommandOutput& output) {
   return text;
 }
 
-int free_port_guess() {
+bool can_bind(int port) {
+  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  if (fd < 0) return false;
+  sockaddr_in address{};
+  address.sin_family = AF_INET;
+  address.sin_port = htons(static_cast<std::uint16_t>(port));
+  const bool bound = ::bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0;
+  ::close(fd);
+  return bound;
+}
+
+// A MASTER_PORT that, with its successor (rank 0's rendezvous port), is free now and lies below
+// the kernel's ephemeral range, so the loopback clients of tests running beside this one
+// cannot take it before the ranks bind.
+int free_port_pair() {
+  int ephemeral_low = 32768;
+  std::ifstream("/proc/sys/net/ipv4/ip_local_port_range") >> ephemeral_low;
+  const int span = std::max(1, ephemeral_low - 2 - 10000);
   std::random_device device;
-  return 20000 + static_cast<int>(device() % 30000U);
+  for (int attempt = 0; attempt < 200; ++attempt) {
+    const int port = 10000 + static_cast<int>(device() % static_cast<unsigned>(span));
+    if (can_bind(port) && can_bind(port + 1)) return port;
+  }
+  FAIL("no free port pair below the ephemeral range");
+  return 0;
 }
 
 }  // namespace
@@ -93,7 +120,7 @@ TEST_CASE("--run launches the ranks and renders rank 0's aggregate", "[cluster]"
   options.no_collective = true;
   options.run = true;
   options.timeout = std::chrono::seconds(5);
-  options.master_port = free_port_guess();
+  options.master_port = free_port_pair();
 
   const auto all = app::doctor_launch(options);
   INFO(all_text(all));
@@ -102,7 +129,7 @@ TEST_CASE("--run launches the ranks and renders rank 0's aggregate", "[cluster]"
   CHECK(all_text(all).find("3 of 3 ranks reported from 1 node") != std::string::npos);
 
   ::setenv("FAKE_TORCHRUN_SKIP_RANK", "2", 1);
-  options.master_port = free_port_guess();
+  options.master_port = free_port_pair();
   const auto start = std::chrono::steady_clock::now();
   const auto missing = app::doctor_launch(options);
   ::unsetenv("FAKE_TORCHRUN_SKIP_RANK");
