@@ -26,12 +26,6 @@ void collect_lines(const std::vector<ExplanationStep>& steps, std::size_t depth,
 
 }  // namespace
 
-std::string version_list(const std::vector<std::string>& versions) {
-  if (versions.size() <= max_listed_versions) return util::join(versions, " | ");
-  return versions[0] + " | " + versions[1] + " | … | " + versions.back() + " (" +
-         std::to_string(versions.size()) + " versions)";
-}
-
 Reason Reason::forbidden(std::vector<std::string> origins) {
   Reason r;
   r.kind = StepKind::forbidden;
@@ -160,6 +154,12 @@ std::vector<std::string> render_explanation(const Unsolvable& unsolvable) {
     lines.insert(lines.end(), more.begin(), more.end());
   }
   return lines;
+}
+
+std::string version_list(const std::vector<std::string>& versions) {
+  if (versions.size() <= detail::max_listed_versions) return util::join(versions, " | ");
+  return versions[0] + " | " + versions[1] + " | … | " + versions.back() + " (" +
+         std::to_string(versions.size()) + " versions)";
 }
 
 }  // namespace bevenv::solver

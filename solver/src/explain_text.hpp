@@ -44,8 +44,6 @@ ExplanationStep wants_step(const Dependency& root, const DepKey& key);
 ExplanationStep nothing_matches_step(const DepKey& key, const std::vector<std::string>& available,
                                      bool only_system);
 bool is_exact_pin(const core::SpecifierSet& specifier);
-// `1.0 | 1.1`, or `1.0 | 1.1 | … | 2.0 (9 versions)` when long.
-std::string version_list(const std::vector<std::string>& versions);
 std::vector<std::string> render_lines(const std::vector<ExplanationStep>& steps);
 
 }  // namespace bevenv::solver::detail

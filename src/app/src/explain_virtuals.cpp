@@ -1,5 +1,8 @@
 #include "explain_virtuals.hpp"
 
+#include <map>
+
+#include "lock_extras.hpp"
 #include "lock_translate.hpp"
 
 namespace bevenv::app {
@@ -85,12 +88,61 @@ void rewrite_requirement(ExplanationStep& step, const TargetFacts& target) {
   }
 }
 
+// `__jsonschema[format-nongpl]` -> `jsonschema[format-nongpl]`: an extra's record speaks as the
+// requirement a user writes.
+void name_extras_as_written(std::string& text) {
+  for (std::size_t at = text.find("__"); at != std::string::npos; at = text.find("__", at + 1)) {
+    const std::size_t close = text.find(']', at);
+    if (close == std::string::npos) return;
+    if (package_of_extra_record(text.substr(at, close + 1 - at))) text.erase(at, 2);
+  }
+}
+
+// `jsonschema[format-nongpl] 4.18.5 requires jsonschema ==4.18.5`: an extra's record holding
+// its package to its own version, which says nothing the package's steps do not.
+bool holds_to_own_package(const ExplanationStep& step) {
+  const auto package = package_of_extra_record(step.package);
+  return package && step.kind == StepKind::requires_ && name_of(step.dependency) == *package;
+}
+
+// Such steps of one extra's record, one per version, become one step listing the versions.
+void merge_own_package_steps(std::vector<ExplanationStep>& steps) {
+  std::vector<ExplanationStep> out;
+  std::map<std::string, std::size_t> merged;  // extra's record -> its step in `out`
+  for (ExplanationStep& step : steps) {
+    if (!holds_to_own_package(step)) {
+      out.push_back(std::move(step));
+      continue;
+    }
+    const auto [at, first] = merged.emplace(step.package, out.size());
+    if (first) {
+      out.push_back(std::move(step));
+      continue;
+    }
+    ExplanationStep& into = out[at->second];
+    into.versions.insert(into.versions.end(), step.versions.begin(), step.versions.end());
+    for (auto& child : step.children) into.children.push_back(std::move(child));
+  }
+  for (const auto& [record, at] : merged) {
+    ExplanationStep& step = out[at];
+    const std::string package = *package_of_extra_record(record);
+    step.text = record.substr(2) + " " + solver::version_list(step.versions) + " needs " + package +
+                " of the same version";
+  }
+  steps = std::move(out);
+}
+
 void describe(std::vector<ExplanationStep>& steps, const TargetFacts& target) {
+  merge_own_package_steps(steps);
   std::vector<ExplanationStep> kept;
   for (ExplanationStep& step : steps) {
-    if (step.kind == StepKind::requires_ && is_virtual(name_of(step.dependency))) {
+    name_extras_as_written(step.text);
+    // An extra's record is a package like any other in an explanation.
+    const bool of_extra = package_of_extra_record(step.package).has_value() ||
+                          package_of_extra_record(name_of(step.dependency)).has_value();
+    if (!of_extra && step.kind == StepKind::requires_ && is_virtual(name_of(step.dependency))) {
       rewrite_requirement(step, target);
-    } else if (is_virtual(step.package)) {
+    } else if (!of_extra && is_virtual(step.package)) {
       const std::string text = fact_text(step, target);
       if (text.empty() && step.kind == StepKind::nothing_matches) continue;
       if (!text.empty()) step.text = text;

@@ -12,6 +12,7 @@
 #include "bevenv/lockfiles/writer.hpp"
 #include "bevenv/solver/solve.hpp"
 #include "bevenv/util/exit_time.hpp"
+#include "lock_extras.hpp"
 #include "lock_generated.hpp"
 #include "lock_index.hpp"
 #include "lock_inputs.hpp"
@@ -203,17 +204,10 @@ Resolution resolve_in(RecordScope scope, const LockOptions& options, const LockI
     return out;
   }
   if (out.index) add_index_records(*out.index, inputs, translation);
-  const auto preferred = translation.request.preferred;
+  // Offline, extras are records of their own, so one solve settles them. (The index search
+  // reads extras as it goes.)
+  if (!out.index) add_extra_records(translation, inputs);
   out.result = solve_with_preferences(translation, inputs);
-  // Offline, the extras chosen packages ask for are known only once they are chosen: solve
-  // again with their requirements until no new extra appears. (The index search reads extras
-  // as it goes.)
-  while (!out.index) {
-    const auto* solution = std::get_if<solver::Solution>(&out.result);
-    if (solution == nullptr || !add_chosen_extras(translation, *solution, inputs)) break;
-    translation.request.preferred = preferred;  // solve_with_preferences adds its own again
-    out.result = solve_with_preferences(translation, inputs);
-  }
   return out;
 }
 

@@ -7,6 +7,7 @@
 #include "bevenv/core/name.hpp"
 #include "bevenv/matrix/evaluate.hpp"
 #include "lock_cuda_choice.hpp"
+#include "lock_extras.hpp"
 #include "lock_generated.hpp"
 
 namespace bevenv::app {
@@ -65,8 +66,11 @@ std::vector<Reason> reasons_for(const solver::ChosenPackage& chosen,
       reason.text = "held to `" + dependency_text(link.dependency) + "`";
     } else if (link.from) {
       const auto& parent = solution.packages.at(*link.from);
+      const auto extra_of = package_of_extra_record(parent.name);
+      // An extra's record holds its own package to one version: no reason of that package's.
+      if (extra_of && *extra_of == chosen.name) continue;
       reason.kind = ReasonKind::required_by;
-      reason.package = parent.name;
+      reason.package = extra_of.value_or(parent.name);
       reason.text = "`" + dependency_text(link.dependency) + "`";
     } else {
       reason.kind = ReasonKind::requested;
@@ -215,6 +219,15 @@ lockfiles::Package locked_package(const solver::ChosenPackage& chosen,
   package.artifacts = artifacts_of(build);
   for (const auto& edge : chosen.dependencies) {
     if (!is_virtual(edge.dependency.name)) package.dependencies.push_back(edge.dependency.name);
+  }
+  // What the package's extras brought are its dependencies too.
+  for (const auto& other : solution.packages) {
+    if (package_of_extra_record(other.name) != chosen.name || other.version != chosen.version)
+      continue;
+    for (const auto& edge : other.dependencies) {
+      const std::string& name = edge.dependency.name;
+      if (!is_virtual(name) && name != chosen.name) package.dependencies.push_back(name);
+    }
   }
   std::sort(package.dependencies.begin(), package.dependencies.end());
   package.dependencies.erase(std::unique(package.dependencies.begin(), package.dependencies.end()),

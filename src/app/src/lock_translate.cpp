@@ -7,12 +7,35 @@
 #include "bevenv/core/name.hpp"
 #include "bevenv/matrix/evaluate.hpp"
 #include "bevenv/solver/solve.hpp"
+#include "lock_extras.hpp"
 #include "lock_forced.hpp"
 #include "lock_generated.hpp"
 #include "target_kernels.hpp"
 
 namespace bevenv::app {
+
+solver::Dependency dependency_of(const core::Requirement& r, std::string origin) {
+  return solver::Dependency{core::normalize_name(r.name), r.specifier, std::move(origin)};
+}
+
+bool requirement_applies(const core::Requirement& requirement, const std::set<std::string>* extras,
+                         core::MarkerEnvironment& env) {
+  env.values["extra"] = "";
+  const auto plain = requirement.marker.evaluate(env);
+  if (!plain || *plain) return true;
+  if (extras == nullptr) return false;
+  for (const auto& extra : *extras) {
+    env.values["extra"] = extra;
+    if (const auto holds = requirement.marker.evaluate(env); holds && *holds) return true;
+  }
+  return false;
+}
+
 namespace {
+
+solver::Dependency condition_dependency(const matrix::PackageCondition& c, std::string origin) {
+  return solver::Dependency{c.name, c.specifier, std::move(origin)};
+}
 
 core::SpecifierSet at_least(const core::Version& v) {
   return core::SpecifierSet::parse(">=" + v.to_string()).value();
@@ -65,34 +88,11 @@ bool rule_context_holds(const matrix::Rule& rule, const LockInputs& inputs) {
   return matrix::when_holds(target_only, selection) == matrix::Truth::yes;
 }
 
-solver::Dependency dependency_of(const matrix::PackageCondition& c, std::string origin) {
-  return solver::Dependency{c.name, c.specifier, std::move(origin)};
-}
-
-solver::Dependency dependency_of(const core::Requirement& r, std::string origin) {
-  return solver::Dependency{core::normalize_name(r.name), r.specifier, std::move(origin)};
-}
-
 // A `requires` rule binds the versions its first package condition matches; further conditions
 // narrow nothing here, which errs on the side of enforcing the rule.
 bool rule_binds(const matrix::Rule& rule, const std::string& name, const core::Version& version) {
   const matrix::PackageCondition& first = rule.when_packages.front();
   return first.name == name && first.matches(version);
-}
-
-// Whether a requirement of `build` holds on the target: its marker with no extra, or with one
-// of the extras asked of `build`'s package (`jsonschema[format-nongpl]` brings fqdn).
-bool requirement_applies(const core::Requirement& requirement, const std::set<std::string>* extras,
-                         core::MarkerEnvironment& env) {
-  env.values["extra"] = "";
-  const auto plain = requirement.marker.evaluate(env);
-  if (!plain || *plain) return true;
-  if (extras == nullptr) return false;
-  for (const auto& extra : *extras) {
-    env.values["extra"] = extra;
-    if (const auto holds = requirement.marker.evaluate(env); holds && *holds) return true;
-  }
-  return false;
 }
 
 // Why the target cannot install `build` from the files the matrix lists, as a requirement of
@@ -224,7 +224,7 @@ void add_rule(const matrix::Rule& rule, Translation& out) {
         // Several package conditions: each pair with `then` is forbidden together, a
         // conservative reading that never admits the known-bad combination.
         for (const auto& condition : rule.when_packages) {
-          out.request.conflicts.push_back({dependency_of(condition, origin), then, origin});
+          out.request.conflicts.push_back({condition_dependency(condition, origin), then, origin});
         }
       }
       break;
@@ -342,49 +342,6 @@ ExtrasAsked requested_extras(const LockInputs& inputs) {
   return out;
 }
 
-// The requirements of `build` that hold with one of `extras` but not without any.
-std::vector<solver::Dependency> extra_requirements(const matrix::PackageVersion& build,
-                                                   const std::set<std::string>& extras,
-                                                   core::MarkerEnvironment& env) {
-  std::vector<solver::Dependency> out;
-  const std::string self = build.name + " " + build.version.to_string();
-  for (const auto& requirement : build.requirements) {
-    if (requirement_applies(requirement, nullptr, env)) continue;  // there already
-    if (requirement_applies(requirement, &extras, env))
-      out.push_back(dependency_of(requirement, self));
-  }
-  return out;
-}
-
-bool add_chosen_extras(Translation& translation, const solver::Solution& solution,
-                       const LockInputs& inputs) {
-  core::MarkerEnvironment env = inputs.target.marker_environment();
-  ExtrasAsked added;
-  for (const auto& chosen : solution.packages) {
-    const auto record = translation.records.find(chosen.record);
-    if (record == translation.records.end()) continue;
-    const matrix::PackageVersion& build = *record->second;
-    const std::set<std::string>* own = extras_of(translation.extras, build.name);
-    for (const auto& requirement : build.requirements) {
-      if (requirement.extras.empty() || !requirement_applies(requirement, own, env)) continue;
-      const std::string name = core::normalize_name(requirement.name);
-      for (const auto& extra : requirement.extras) {
-        if (translation.extras[name].insert(extra).second) added[name].insert(extra);
-      }
-      own = extras_of(translation.extras, build.name);  // a package may ask extras of itself
-    }
-  }
-  for (const auto& [name, extras] : added) {
-    for (const solver::RecordId id : translation.database.find(name)) {
-      const auto record = translation.records.find(id);
-      if (record == translation.records.end()) continue;
-      auto more = extra_requirements(*record->second, extras, env);
-      if (!more.empty()) translation.database.add_requirements(id, std::move(more));
-    }
-  }
-  return !added.empty();
-}
-
 namespace {
 
 // The preferences of the conditional `prefer` rules that hold, in rule order, when the records
@@ -413,6 +370,7 @@ std::variant<solver::Solution, solver::Unsolvable> solve_with_preferences(
   // When every rule is decided either way, the first solution would find exactly these
   // preferences holding: solving once with them gives the second solve's answer.
   if (auto decided = decided_preferences(translation)) {
+    mirror_to_extra_records(translation, *decided);
     preferred.insert(preferred.end(), decided->begin(), decided->end());
     auto result = solver::solve(translation.database, translation.request);
     if (decided->empty() || std::holds_alternative<solver::Solution>(result)) return result;
@@ -441,6 +399,7 @@ std::variant<solver::Solution, solver::Unsolvable> solve_with_preferences(
     added.push_back({core::normalize_name(rule->then.name), rule->then.specifier});
   }
   if (added.empty()) return result;
+  mirror_to_extra_records(translation, added);
   preferred.insert(preferred.end(), added.begin(), added.end());
   session.prefer(std::move(added));
   return session.solve();

@@ -69,6 +69,9 @@ struct Translation {
   std::size_t observed_failures = 0;
   std::size_t observed_successes = 0;
   ExtrasAsked extras;  // the extras whose requirements the records carry
+  // Package -> the records of its extras (`__jsonschema[format-nongpl]`, lock_extras.hpp), which
+  // follow the package's preferences.
+  std::map<std::string, std::vector<std::string>> extra_records;
 };
 
 Translation translate(const LockInputs& inputs, ExtrasAsked extras = {},
@@ -82,11 +85,13 @@ std::vector<solver::Dependency> rule_requirements(const Translation& translation
 // The extras the profile and the user's requirements ask for (`--require 'jsonschema[x]'`).
 ExtrasAsked requested_extras(const LockInputs& inputs);
 
-// Adds the extras that chosen packages ask of their dependencies, and their requirements to the
-// records of those packages; true when one is new and the request must be solved again (extras
-// only grow, so this ends).
-bool add_chosen_extras(Translation& translation, const solver::Solution& solution,
-                       const LockInputs& inputs);
+// A requirement as a solver dependency of its package (its extras: lock_extras.hpp).
+solver::Dependency dependency_of(const core::Requirement& r, std::string origin);
+
+// Whether a requirement holds on the target: its marker with no extra, or with one of `extras`
+// (those asked of the package whose requirement it is; null: none).
+bool requirement_applies(const core::Requirement& requirement, const std::set<std::string>* extras,
+                         core::MarkerEnvironment& env);
 
 // Solves; when a first solution meets the conditions of `prefer` rules bound to packages, adds
 // those preferences and solves again (a preference never makes a solvable request unsolvable,

@@ -4,6 +4,7 @@
 
 #include "bevenv/core/error.hpp"
 #include "explain_virtuals.hpp"
+#include "lock_extras.hpp"
 #include "lock_target_gap.hpp"
 #include "lock_target_observed.hpp"
 #include "lock_translate.hpp"
@@ -43,6 +44,7 @@ bool locks(const LockOptions& options) {
     const LockInputs inputs = gather_lock_inputs(options);
     // Whether it locks, not why not: the records the target rules out need not be solved over.
     Translation translation = translate(inputs, requested_extras(inputs), RecordScope::installable);
+    add_extra_records(translation, inputs);
     const auto result = solve_with_preferences(translation, inputs);
     return std::holds_alternative<solver::Solution>(result);
   } catch (const core::Error&) {

@@ -72,6 +72,9 @@ struct Unsolvable {
   std::vector<Problem> problems;
 };
 
+// `1.0 | 1.1`, or `1.0 | 1.1 | … | 2.0 (9 versions)` when long: versions as explanations list them.
+std::string version_list(const std::vector<std::string>& versions);
+
 // Tree text as in UX.md: one line per step, `╰─ ` after an indent of three spaces per level.
 std::vector<std::string> render_explanation(const Unsolvable& unsolvable);
 
