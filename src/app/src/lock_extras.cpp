@@ -40,6 +40,11 @@ std::set<std::string> extras_in_play(const ExtrasAsked& request, const WantedExt
   return out;
 }
 
+bool asks_extras(const matrix::PackageVersion& build) {
+  return std::any_of(build.requirements.begin(), build.requirements.end(),
+                     [](const core::Requirement& r) { return !r.extras.empty(); });
+}
+
 // Every extra a record may ask of a package on this target, beyond those the request asked: the
 // requirements that hold plainly or with an extra in play of the asking package. Grows until
 // nothing new appears (an extra's own requirements may ask for more extras).
@@ -48,6 +53,7 @@ WantedExtras extras_asked_by_records(const Translation& t, core::MarkerEnvironme
   for (bool grew = true; grew;) {
     grew = false;
     for (const auto& [id, build] : t.records) {
+      if (!asks_extras(*build)) continue;
       const std::set<std::string> own = extras_in_play(t.extras, wanted, build->name);
       for (const auto& requirement : build->requirements) {
         if (requirement.extras.empty() || !requirement_applies(requirement, &own, env)) continue;
@@ -122,7 +128,8 @@ void add_extra_records(Translation& t, const LockInputs& inputs) {
   if (wanted.empty()) return;
   std::map<std::string, std::vector<solver::RecordId>> by_name;
   for (const auto& [id, build] : t.records) {
-    by_name[build->name].push_back(id);
+    if (wanted.count(build->name) != 0) by_name[build->name].push_back(id);
+    if (!asks_extras(*build)) continue;
     // The requirements the record carries that name such extras require their records too.
     const std::string self = build->name + " " + build->version.to_string();
     const auto asked = t.extras.find(build->name);

@@ -396,7 +396,13 @@ std::variant<solver::Solution, solver::Unsolvable> solve_with_preferences(
     packages_only.when_target = {};
     packages_only.when_profiles.clear();
     if (matrix::when_holds(packages_only, selection) != matrix::Truth::yes) continue;
-    added.push_back({core::normalize_name(rule->then.name), rule->then.specifier});
+    const std::string name = core::normalize_name(rule->then.name);
+    // A preference the first solution meets already (its package at a preferred version, or
+    // absent: a favour installs nothing) would steer no choice of a second solve.
+    const auto chosen = selection.pins.find(name);
+    if (chosen == selection.pins.end() || rule->then.specifier.contains(chosen->second, true))
+      continue;
+    added.push_back({name, rule->then.specifier});
   }
   if (added.empty()) return result;
   mirror_to_extra_records(translation, added);
