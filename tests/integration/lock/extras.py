@@ -24,44 +24,21 @@ import sys
 import tempfile
 import tomllib
 
-SOURCE = 'sources = ["https://example.invalid/bevenv-test-fixture"]'
-OVERLAY = f"""
-[[package]]
-name = "bxt-app"
-version = "1.0"
-requires = ["bxt-lib[fast]>=1.0"]
-{SOURCE}
 
-[[package]]
-name = "bxt-app"
-version = "2.0"
-requires = ["bxt-lib"]
-{SOURCE}
+def record(name, version, *requires):
+    quoted = ", ".join(f'"{r}"' for r in requires)
+    return (f'[[package]]\nname = "{name}"\nversion = "{version}"\nrequires = [{quoted}]\n'
+            'sources = ["https://example.invalid/bevenv-test-fixture"]\n')
 
-[[package]]
-name = "bxt-lib"
-version = "1.0"
-requires = ["bxt-speed>=1.0; extra == 'fast'"]
-{SOURCE}
 
-[[package]]
-name = "bxt-lib"
-version = "2.0"
-requires = ["bxt-speed>=2.0; extra == 'fast'"]
-{SOURCE}
-""" + "".join(f"""
-[[package]]
-name = "bxt-speed"
-version = "{v}"
-requires = []
-{SOURCE}
-""" for v in ("0.1", "1.0", "2.0")) + f"""
-[[package]]
-name = "bxt-unused"
-version = "1.0"
-requires = ["bxt-lib[fast]"]
-{SOURCE}
-"""
+OVERLAY = "\n".join([
+    record("bxt-app", "1.0", "bxt-lib[fast]>=1.0"),
+    record("bxt-app", "2.0", "bxt-lib"),
+    record("bxt-lib", "1.0", "bxt-speed>=1.0; extra == 'fast'"),
+    record("bxt-lib", "2.0", "bxt-speed>=2.0; extra == 'fast'"),
+    *(record("bxt-speed", v) for v in ("0.1", "1.0", "2.0")),
+    record("bxt-unused", "1.0", "bxt-lib[fast]"),
+])
 
 
 def lock(bevenv, overlay, path, *requires):
