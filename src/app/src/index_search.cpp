@@ -348,13 +348,31 @@ void IndexSearch::admit(const std::vector<std::string>& listed,
         if (candidate.metadata) expand(name, candidate);
       }
     }
-    for (const std::size_t i :
-         candidates(it->second, w.root_specifiers, w.specifiers, w.prereleases)) {
+    for (const std::size_t i : newly_allowed(it->second, w)) {
       if (have.count(it->second[i].first) > 0) continue;
       admit_release(name, it->second[i]);
       admitted.emplace_back(name, it->second[i].first);
     }
   }
+}
+
+// The releases `w` allows that it did not when candidates were last admitted. Candidates only
+// grow, so with the same root specifiers and pre-release rule, the union over the dependents'
+// specifiers added since is what is new; a name asked of by hundreds of dependents is then not
+// matched against all of them again each round.
+std::set<std::size_t> IndexSearch::newly_allowed(const std::vector<Release>& releases, Wanted& w) {
+  const bool same_basis = w.admitted && w.admitted_roots == w.root_specifiers.size() &&
+                          w.admitted_prereleases == w.prereleases;
+  const std::size_t from = w.admitted_specifiers;
+  w.admitted = true;
+  w.admitted_roots = w.root_specifiers.size();
+  w.admitted_specifiers = w.specifiers.size();
+  w.admitted_prereleases = w.prereleases;
+  if (!same_basis) return candidates(releases, w.root_specifiers, w.specifiers, w.prereleases);
+  if (!w.root_specifiers.empty() || from == w.specifiers.size()) return {};
+  const std::vector<core::SpecifierSet> added(w.specifiers.begin() + static_cast<long>(from),
+                                              w.specifiers.end());
+  return candidates(releases, {}, added, w.prereleases);
 }
 
 // A curated package's releases: where the matrix has a record of the version, the record stands

@@ -68,6 +68,12 @@ class IndexSearch {
     std::set<std::string> extras;
     bool prereleases = false;         // the request allows pre-releases of it
     std::size_t extras_expanded = 0;  // extras the releases read so far were expanded with
+    // What the candidates admitted so far were chosen from: while the root specifiers and the
+    // pre-release rule stay, only dependents' specifiers added since can admit more.
+    bool admitted = false;
+    std::size_t admitted_roots = 0;
+    std::size_t admitted_specifiers = 0;
+    bool admitted_prereleases = false;
   };
   // A release of an uncurated package with the file that fits the target; newest first.
   using Release = std::pair<core::Version, const index::Artifact*>;
@@ -106,6 +112,7 @@ class IndexSearch {
   bool admitted_by_request(const solver::PackageRecord& record) const;
   bool asked_by_request(const std::string& name) const;
   void admit(const std::vector<std::string>& listed, std::vector<CandidateKey>& admitted);
+  std::set<std::size_t> newly_allowed(const std::vector<Release>& releases, Wanted& w);
   void admit_release(const std::string& name, const Release& release);
   void leave_to_curated(const std::string& name, std::vector<Release>& releases);
   void read(const std::vector<CandidateKey>& keys, std::vector<CompletionTarget> targets);
