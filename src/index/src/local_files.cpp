@@ -161,11 +161,10 @@ core::Expected<std::vector<Artifact>, std::string> LocalFiles::list_directory(
     const std::string filename = entry.path().filename().string();
     const std::string path = (base / filename).string();
     auto artifact = artifact_from_filename(filename, "file://" + path);
-    if (!artifact) continue;
-    const auto file_stamp = stamp_of(path);
-    if (!file_stamp) continue;  // not a regular file
-    artifact->size = file_stamp->size;
-    stamps_[path] = *file_stamp;
+    // The directory entry's own type, without a stat: a directory of 100k wheels is listed in
+    // every lock, and a file's size and stamp are read only where its metadata or its hash is
+    // (stamp(), IndexClient::complete()).
+    if (!artifact || !entry.is_regular_file(ec)) continue;
     artifacts.push_back(std::move(*artifact));
   }
   return artifacts;
