@@ -94,7 +94,8 @@ void name_extras_as_written(std::string& text) {
   for (std::size_t at = text.find("__"); at != std::string::npos; at = text.find("__", at + 1)) {
     const std::size_t close = text.find(']', at);
     if (close == std::string::npos) return;
-    if (package_of_extra_record(text.substr(at, close + 1 - at))) text.erase(at, 2);
+    const std::string record = text.substr(at, close + 1 - at);
+    if (package_of_extra_record(record)) text.replace(at, record.size(), extra_as_written(record));
   }
 }
 
@@ -126,8 +127,8 @@ void merge_own_package_steps(std::vector<ExplanationStep>& steps) {
   for (const auto& [record, at] : merged) {
     ExplanationStep& step = out[at];
     const std::string package = *package_of_extra_record(record);
-    step.text = record.substr(2) + " " + solver::version_list(step.versions) + " needs " + package +
-                " of the same version";
+    step.text = extra_as_written(record) + " " + solver::version_list(step.versions) + " needs " +
+                package + " of the same version";
   }
   steps = std::move(out);
 }

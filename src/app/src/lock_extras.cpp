@@ -74,10 +74,10 @@ std::vector<solver::Dependency> extra_dependencies(const core::Requirement& requ
                                                    const std::string& origin) {
   std::vector<solver::Dependency> out;
   const std::string name = core::normalize_name(requirement.name);
+  const auto package = wanted.find(name);
+  if (package == wanted.end()) return out;  // asked by the request: its records carry them
   for (const auto& extra : requirement.extras) {
-    const auto package = wanted.find(name);
-    if (package == wanted.end() || package->second.count(core::normalize_name(extra)) == 0)
-      continue;  // asked by the request: the package's records carry it
+    if (package->second.count(core::normalize_name(extra)) == 0) continue;
     out.push_back({extra_record_name(name, extra), requirement.specifier, origin});
   }
   return out;
@@ -97,8 +97,7 @@ solver::PackageRecord extra_record(const matrix::PackageVersion& build,
   record.disfavored = disfavored;
   record.requirements.push_back(
       {build.name, core::SpecifierSet::parse("==" + build.version.to_string()).value(), self});
-  const auto asked = t.extras.find(build.name);
-  const std::set<std::string>* carried = asked == t.extras.end() ? nullptr : &asked->second;
+  const std::set<std::string>* carried = extras_of(t.extras, build.name);
   for (const auto& requirement : build.requirements) {
     if (requirement_applies(requirement, carried, env)) continue;  // the build's record has it
     if (!requirement_applies(requirement, &spellings, env)) continue;
@@ -113,6 +112,10 @@ solver::PackageRecord extra_record(const matrix::PackageVersion& build,
 
 std::string extra_record_name(const std::string& package, const std::string& extra) {
   return std::string(kVirtualPrefix) + package + "[" + core::normalize_name(extra) + "]";
+}
+
+std::string extra_as_written(const std::string& record) {
+  return record.substr(kVirtualPrefix.size());
 }
 
 std::optional<std::string> package_of_extra_record(const std::string& name) {
@@ -132,8 +135,7 @@ void add_extra_records(Translation& t, const LockInputs& inputs) {
     if (!asks_extras(*build)) continue;
     // The requirements the record carries that name such extras require their records too.
     const std::string self = build->name + " " + build->version.to_string();
-    const auto asked = t.extras.find(build->name);
-    const std::set<std::string>* carried = asked == t.extras.end() ? nullptr : &asked->second;
+    const std::set<std::string>* carried = extras_of(t.extras, build->name);
     std::vector<solver::Dependency> more;
     for (const auto& requirement : build->requirements) {
       if (requirement.extras.empty() || !requirement_applies(requirement, carried, env)) continue;

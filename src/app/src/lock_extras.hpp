@@ -9,6 +9,8 @@ namespace bevenv::app {
 
 // `__jsonschema[format-nongpl]`: the record standing for a package with one extra.
 std::string extra_record_name(const std::string& package, const std::string& extra);
+// `jsonschema[format-nongpl]` for the record `__jsonschema[format-nongpl]`.
+std::string extra_as_written(const std::string& record);
 // `jsonschema` for `__jsonschema[format-nongpl]`; nullopt for any other name.
 std::optional<std::string> package_of_extra_record(const std::string& name);
 

@@ -31,6 +31,11 @@ bool requirement_applies(const core::Requirement& requirement, const std::set<st
   return false;
 }
 
+const std::set<std::string>* extras_of(const ExtrasAsked& asked, const std::string& name) {
+  const auto it = asked.find(name);
+  return it == asked.end() ? nullptr : &it->second;
+}
+
 namespace {
 
 solver::Dependency condition_dependency(const matrix::PackageCondition& c, std::string origin) {
@@ -112,11 +117,6 @@ std::optional<solver::Dependency> missing_file(const matrix::PackageVersion& bui
         self + " (no file for " + target.platform + ", python " + target.python_minor + ")"};
   }
   return std::nullopt;
-}
-
-const std::set<std::string>* extras_of(const ExtrasAsked& asked, const std::string& name) {
-  const auto it = asked.find(name);
-  return it == asked.end() ? nullptr : &it->second;
 }
 
 // What the target makes of one build, worked out once: the file it lacks, if any, and what its

@@ -82,6 +82,9 @@ std::vector<solver::Dependency> rule_requirements(const Translation& translation
                                                   const std::string& name,
                                                   const core::Version& version);
 
+// The extras `asked` holds for package `name`; null when none.
+const std::set<std::string>* extras_of(const ExtrasAsked& asked, const std::string& name);
+
 // The extras the profile and the user's requirements ask for (`--require 'jsonschema[x]'`).
 ExtrasAsked requested_extras(const LockInputs& inputs);
 
