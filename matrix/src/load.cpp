@@ -6,6 +6,7 @@
 #include "bevenv/core/text_input.hpp"
 #include "bevenv/core/toml_nesting.hpp"
 #include "bevenv/matrix/loader.hpp"
+#include "load_files.hpp"
 #include "plain_packages.hpp"
 #include "sections.hpp"
 
@@ -65,9 +66,12 @@ void read_file(const SourceFile& source, Collected& out, std::vector<Diagnostic>
   }
 }
 
+}  // namespace
+
 // The `*.toml` files of one overlay directory, by name.
-void read_overlay_dir(const std::filesystem::path& dir, std::size_t layer_index,
-                      std::vector<SourceFile>& files, std::vector<Diagnostic>& diagnostics) {
+void detail::read_overlay_dir(const std::filesystem::path& dir, std::size_t layer_index,
+                              std::vector<SourceFile>& files,
+                              std::vector<Diagnostic>& diagnostics) {
   std::error_code error;
   if (!std::filesystem::is_directory(dir, error)) {
     diagnostics.push_back(Diagnostic{dir.generic_string(), 0, 0,
@@ -100,6 +104,8 @@ void read_overlay_dir(const std::filesystem::path& dir, std::size_t layer_index,
   }
 }
 
+namespace {
+
 template <class T>
 void append(std::vector<T>& into, std::vector<T>&& from) {
   into.insert(into.end(), std::make_move_iterator(from.begin()),
@@ -122,9 +128,11 @@ void append(Collected& into, Collected&& part) {
 // generated layer is 4.6 MB, the curated files together a tenth of that).
 constexpr std::size_t kOwnThreadBytes = 256 * 1024;
 
+}  // namespace
+
 // By pointer: the embedded files (2 MB and more) are read where they are, never copied. The
 // records and diagnostics are those of reading the files one after the other, in order.
-LoadResult load_files(const std::vector<const SourceFile*>& files, bool known_only) {
+LoadResult detail::load_files(const std::vector<const SourceFile*>& files, bool known_only) {
   std::vector<Collected> parts(files.size());
   std::vector<std::vector<Diagnostic>> found(files.size());
   {
@@ -153,35 +161,15 @@ LoadResult load_files(const std::vector<const SourceFile*>& files, bool known_on
   return matrix;
 }
 
-std::vector<const SourceFile*> pointers(const std::vector<SourceFile>& files) {
+std::vector<const SourceFile*> detail::pointers(const std::vector<SourceFile>& files) {
   std::vector<const SourceFile*> out;
   out.reserve(files.size());
   for (const SourceFile& file : files) out.push_back(&file);
   return out;
 }
 
-}  // namespace
-
 LoadResult load_sources(const std::vector<SourceFile>& files, bool known_only) {
-  return load_files(pointers(files), known_only);
-}
-
-LoadResult load_embedded() { return load_sources(embedded_files()); }
-
-LoadResult load(const LoadOptions& options) {
-  std::vector<const SourceFile*> files;
-  if (options.include_embedded) files = pointers(embedded_files());
-  std::vector<SourceFile> overlays;
-  std::vector<Diagnostic> diagnostics;
-  for (std::size_t i = 0; i < options.overlays.size(); ++i) {
-    read_overlay_dir(options.overlays[i], i + 1, overlays, diagnostics);
-  }
-  for (const SourceFile& file : overlays) files.push_back(&file);
-  auto result = load_files(files, options.known_packages_only);
-  if (diagnostics.empty()) return result;
-  if (!result) diagnostics.insert(diagnostics.end(), result.error().begin(), result.error().end());
-  sort_diagnostics(diagnostics);
-  return core::unexpected(std::move(diagnostics));
+  return detail::load_files(detail::pointers(files), known_only);
 }
 
 }  // namespace bevenv::matrix

@@ -1,0 +1,43 @@
+// The loader's entry points that read the matrix compiled into the binary: its image when
+// nothing is laid over it, the data files themselves otherwise.
+#include "bevenv/matrix/loader.hpp"
+#include "image.hpp"
+#include "load_files.hpp"
+
+namespace bevenv::matrix {
+namespace {
+
+// Overlays replace embedded records by identity and are checked together with them, and
+// `matrix snapshot` reads the matrix open; both read the files. Everything else starts from
+// the image, which the build made from the same files and checked.
+std::optional<Matrix> compiled_matrix() {
+  return detail::read_image(detail::embedded_image(), embedded_digest());
+}
+
+}  // namespace
+
+LoadResult load_embedded() {
+  if (auto matrix = compiled_matrix()) return std::move(*matrix);
+  return load_sources(embedded_files());
+}
+
+LoadResult load(const LoadOptions& options) {
+  if (options.include_embedded && options.overlays.empty() && options.known_packages_only) {
+    if (auto matrix = compiled_matrix()) return std::move(*matrix);
+  }
+  std::vector<const SourceFile*> files;
+  if (options.include_embedded) files = detail::pointers(embedded_files());
+  std::vector<SourceFile> overlays;
+  std::vector<Diagnostic> diagnostics;
+  for (std::size_t i = 0; i < options.overlays.size(); ++i) {
+    detail::read_overlay_dir(options.overlays[i], i + 1, overlays, diagnostics);
+  }
+  for (const SourceFile& file : overlays) files.push_back(&file);
+  auto result = detail::load_files(files, options.known_packages_only);
+  if (diagnostics.empty()) return result;
+  if (!result) diagnostics.insert(diagnostics.end(), result.error().begin(), result.error().end());
+  sort_diagnostics(diagnostics);
+  return core::unexpected(std::move(diagnostics));
+}
+
+}  // namespace bevenv::matrix

@@ -1,0 +1,277 @@
+#include "image.hpp"
+
+#include <bit>
+#include <cstdint>
+#include <cstring>
+#include <map>
+#include <type_traits>
+#include <unordered_map>
+#include <vector>
+
+#include "image_fields.hpp"
+
+// Layout: the magic line, the format number, the digest of the data files, the string table
+// (each distinct text once: names, URLs, versions, specifiers and markers as canonical text),
+// then the matrix's fields in the order image_fields.hpp lists them. Numbers are LEB128; a
+// string is its index in the table; containers are a count and their items.
+namespace bevenv::matrix::detail {
+namespace {
+
+constexpr std::string_view kMagic = "bevenv matrix image\n";
+// Raised whenever the layout changes, so that an image of another layout is never misread.
+constexpr std::uint64_t kFormat = 1;
+
+// A field added to one of these records must be listed in image_fields.hpp; this size check
+// (for the one ABI the project builds on) makes that hard to forget.
+#if defined(__x86_64__) && defined(__GLIBCXX__) && defined(_GLIBCXX_USE_CXX11_ABI)
+static_assert(sizeof(PackageVersion) == 1016, "list the new field in image_fields.hpp");
+static_assert(sizeof(Profile) == 632, "list the new field in image_fields.hpp");
+static_assert(sizeof(Rule) == 552, "list the new field in image_fields.hpp");
+static_assert(sizeof(Failure) == 520, "list the new field in image_fields.hpp");
+static_assert(sizeof(ObservedHost) == 440, "list the new field in image_fields.hpp");
+static_assert(sizeof(Matrix) == 256, "list the new field in image_fields.hpp");
+#endif
+
+class ImageWriter {
+ public:
+  template <class... T>
+  void operator()(const T&... values) {
+    (put(values), ...);
+  }
+
+  std::string finish(std::string_view digest) && {
+    std::string out(kMagic);
+    number(kFormat, out);
+    text(digest, out);
+    number(strings_.size(), out);
+    for (const std::string_view s : strings_) text(s, out);
+    out += body_;
+    return out;
+  }
+
+ private:
+  static void number(std::uint64_t n, std::string& out) {
+    while (n >= 0x80) {
+      out.push_back(static_cast<char>((n & 0x7f) | 0x80));
+      n >>= 7;
+    }
+    out.push_back(static_cast<char>(n));
+  }
+  static void text(std::string_view s, std::string& out) {
+    number(s.size(), out);
+    out += s;
+  }
+  void number(std::uint64_t n) { number(n, body_); }
+
+  void put(bool b) { body_.push_back(b ? 1 : 0); }
+  void put(std::uint32_t n) { number(n); }
+  void put(std::uint64_t n) { number(n); }
+  void put(std::int64_t n) {  // zigzag: small negative numbers stay short
+    number((static_cast<std::uint64_t>(n) << 1) ^ static_cast<std::uint64_t>(n >> 63));
+  }
+  void put(double d) { number(std::bit_cast<std::uint64_t>(d)); }
+  template <class E>
+  requires std::is_enum_v<E>
+  void put(E e) { number(static_cast<std::uint64_t>(e)); }
+  void put(std::string_view s) {
+    auto [at, added] = ids_.try_emplace(std::string(s), strings_.size());
+    if (added) strings_.push_back(at->first);
+    number(at->second);
+  }
+  void put(const std::string& s) { put(std::string_view(s)); }
+  void put(const core::Version& v) { put(std::string_view(v.to_string())); }
+  void put(const core::Specifier& s) { put(std::string_view(s.to_string())); }
+  void put(const core::SpecifierSet& s) { put(s.specifiers()); }
+  void put(const core::Marker& m) { put(std::string_view(m.empty() ? "" : m.to_string())); }
+  void put(const core::Requirement& r) { (*this)(r.name, r.extras, r.specifier, r.url, r.marker); }
+  template <class T>
+  void put(const std::optional<T>& o) {
+    put(o.has_value());
+    if (o) put(*o);
+  }
+  template <class T>
+  void put(const std::vector<T>& items) {
+    number(items.size());
+    for (const T& item : items) put(item);
+  }
+  template <class K, class V, class C>
+  void put(const std::map<K, V, C>& items) {
+    number(items.size());
+    for (const auto& [key, value] : items) (*this)(key, value);
+  }
+  template <class T>
+  requires requires(ImageWriter& w, const T& t) { fields(w, t); }
+  void put(const T& record) { fields(*this, record); }
+
+  std::string body_;
+  std::unordered_map<std::string, std::uint64_t> ids_;
+  std::vector<std::string_view> strings_;  // into ids_' keys, which never move
+};
+
+struct Damaged {};  // thrown inside the reader only: the image is not what this build writes
+
+class ImageReader {
+ public:
+  explicit ImageReader(std::string_view image) : rest_(image) {}
+
+  // The header up to the body; false when the image is of another format or other files.
+  bool header(std::string_view digest) {
+    if (rest_.substr(0, kMagic.size()) != kMagic) return false;
+    rest_.remove_prefix(kMagic.size());
+    if (number() != kFormat || text() != digest) return false;
+    strings_.resize(count());
+    for (std::string_view& s : strings_) s = text();
+    versions_.resize(strings_.size());
+    specifiers_.resize(strings_.size());
+    markers_.resize(strings_.size());
+    return true;
+  }
+
+  template <class... T>
+  void operator()(T&... values) {
+    (get(values), ...);
+  }
+
+  bool done() const { return rest_.empty(); }
+
+ private:
+  std::uint64_t number() {
+    std::uint64_t n = 0;
+    for (int shift = 0; shift < 64; shift += 7) {
+      if (rest_.empty()) throw Damaged{};
+      const auto byte = static_cast<unsigned char>(rest_.front());
+      rest_.remove_prefix(1);
+      n |= static_cast<std::uint64_t>(byte & 0x7f) << shift;
+      if ((byte & 0x80) == 0) return n;
+    }
+    throw Damaged{};
+  }
+  // A count of items that each take a byte at least: never more than the bytes left.
+  std::size_t count() {
+    const std::uint64_t n = number();
+    if (n > rest_.size()) throw Damaged{};
+    return static_cast<std::size_t>(n);
+  }
+  std::string_view text() {
+    const std::size_t size = count();
+    const std::string_view s = rest_.substr(0, size);
+    rest_.remove_prefix(size);
+    return s;
+  }
+  std::size_t string_id() {
+    const std::uint64_t id = number();
+    if (id >= strings_.size()) throw Damaged{};
+    return static_cast<std::size_t>(id);
+  }
+  // Parsed once per distinct text: the same version, specifier or marker recurs across records.
+  template <class T>
+  const T& parsed(std::vector<std::optional<T>>& cache) {
+    return parsed_at(cache, string_id());
+  }
+  template <class T>
+  const T& parsed_at(std::vector<std::optional<T>>& cache, std::size_t id) {
+    if (!cache[id]) {
+      auto value = T::parse(strings_[id]);
+      if (!value) throw Damaged{};
+      cache[id] = std::move(value).value();
+    }
+    return *cache[id];
+  }
+
+  void get(bool& b) {
+    const std::uint64_t n = number();
+    if (n > 1) throw Damaged{};
+    b = n == 1;
+  }
+  void get(std::uint32_t& n) {
+    const std::uint64_t wide = number();
+    if (wide > UINT32_MAX) throw Damaged{};
+    n = static_cast<std::uint32_t>(wide);
+  }
+  void get(std::uint64_t& n) { n = number(); }
+  void get(std::int64_t& n) {
+    const std::uint64_t z = number();
+    n = static_cast<std::int64_t>((z >> 1) ^ (~(z & 1) + 1));
+  }
+  void get(double& d) { d = std::bit_cast<double>(number()); }
+  template <class E>
+  requires std::is_enum_v<E>
+  void get(E& e) {
+    const std::uint64_t n = number();
+    if (n > 0xff) throw Damaged{};  // every enum of the model is a uint8_t
+    e = static_cast<E>(n);
+  }
+  void get(std::string& s) { s = strings_[string_id()]; }
+  void get(core::Version& v) { v = parsed(versions_); }
+  void get(core::Specifier& s) { s = parsed(specifiers_); }
+  void get(core::SpecifierSet& set) {
+    set = core::SpecifierSet();
+    for (std::size_t n = count(); n > 0; --n) set.add(parsed(specifiers_));
+  }
+  void get(core::Marker& m) {
+    const std::size_t id = string_id();
+    if (strings_[id].empty()) {
+      m = core::Marker();
+      return;
+    }
+    m = parsed_at(markers_, id);
+  }
+  void get(core::Requirement& r) { (*this)(r.name, r.extras, r.specifier, r.url, r.marker); }
+  template <class T>
+  void get(std::optional<T>& o) {
+    bool present = false;
+    get(present);
+    if (!present) {
+      o.reset();
+      return;
+    }
+    o.emplace();
+    get(*o);
+  }
+  template <class T>
+  void get(std::vector<T>& items) {
+    items.resize(count());
+    for (T& item : items) get(item);
+  }
+  template <class K, class V, class C>
+  void get(std::map<K, V, C>& items) {
+    items.clear();
+    for (std::size_t n = count(); n > 0; --n) {
+      K key;
+      get(key);
+      get(items.emplace_hint(items.end(), std::move(key), V())->second);
+    }
+  }
+  template <class T>
+  requires requires(ImageReader& r, T& t) { fields(r, t); }
+  void get(T& record) { fields(*this, record); }
+
+  std::string_view rest_;
+  std::vector<std::string_view> strings_;
+  std::vector<std::optional<core::Version>> versions_;
+  std::vector<std::optional<core::Specifier>> specifiers_;
+  std::vector<std::optional<core::Marker>> markers_;
+};
+
+}  // namespace
+
+std::string write_image(const Matrix& matrix, std::string_view digest) {
+  ImageWriter writer;
+  writer(matrix);
+  return std::move(writer).finish(digest);
+}
+
+std::optional<Matrix> read_image(std::string_view image, std::string_view digest) {
+  ImageReader reader(image);
+  try {
+    if (!reader.header(digest)) return std::nullopt;
+    Matrix matrix;
+    reader(matrix);
+    if (!reader.done()) return std::nullopt;
+    return matrix;
+  } catch (const Damaged&) {
+    return std::nullopt;
+  }
+}
+
+}  // namespace bevenv::matrix::detail

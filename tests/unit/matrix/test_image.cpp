@@ -1,0 +1,157 @@
+// The compiled image of the embedded matrix (matrix/src/image.hpp) must hold exactly what the
+// data files make: the image a start-up reads is compared with a fresh read of the files, and
+// damaged or foreign images are refused instead of misread.
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "bevenv/matrix/loader.hpp"
+#include "image.hpp"
+
+using namespace bevenv;
+
+namespace {
+
+// Every kind of field the image writes: optional numbers set and unset, a negative integer, a
+// fractional one, markers, specifiers in their written order, maps, nested records.
+const char* kOverlay = R"(
+[[package]]
+name = "image-probe"
+version = "2.0.post1+cu118"
+published = false
+python = "<3.12,>=3.8"
+cuda = "11.8"
+sass = ["sm_80", "sm_90"]
+ptx = ["compute_90"]
+requires = ["numpy[extra-b,extra-a] <2,>=1.21 ; python_version < \"3.11\" and platform_machine == \"x86_64\"", "torch==2.1.0"]
+sources = ["https://example.org/image-probe"]
+note = "a note with \"quotes\" and a \\ backslash"
+
+[[package]]
+name = "image-probe"
+version = "1.0"
+requires = ["numpy"]
+sources = ["https://example.org/image-probe"]
+)";
+
+matrix::Matrix loaded(const std::vector<matrix::SourceFile>& extra = {}) {
+  std::vector<matrix::SourceFile> files = matrix::embedded_files();
+  files.insert(files.end(), extra.begin(), extra.end());
+  auto result = matrix::load_sources(files);
+  if (!result) {
+    for (const auto& d : result.error()) UNSCOPED_INFO(d.to_string());
+    FAIL("the matrix does not load");
+  }
+  return std::move(result).value();
+}
+
+matrix::SourceFile overlay() { return {"overlay/probe.toml", kOverlay, 1, matrix::Layer::overlay}; }
+
+}  // namespace
+
+TEST_CASE("the compiled image is the matrix the embedded files make", "[matrix][image]") {
+  const std::string digest(matrix::embedded_digest());
+  REQUIRE_FALSE(matrix::detail::embedded_image().empty());
+  auto compiled = matrix::detail::read_image(matrix::detail::embedded_image(), digest);
+  REQUIRE(compiled);
+  // The writer lists every field (image_fields.hpp): equal images are equal matrices.
+  CHECK(matrix::detail::write_image(*compiled, digest) ==
+        matrix::detail::write_image(loaded(), digest));
+  CHECK(compiled->version_count() == loaded().version_count());
+  // load() and load_embedded() start from it.
+  auto through_load = matrix::load(matrix::LoadOptions{});
+  REQUIRE(through_load);
+  CHECK(matrix::detail::write_image(*through_load, digest) ==
+        matrix::detail::write_image(*compiled, digest));
+}
+
+TEST_CASE("an image reads back every kind of field", "[matrix][image]") {
+  const matrix::Matrix original = loaded({overlay()});
+  const std::string image = matrix::detail::write_image(original, "d1");
+  auto back = matrix::detail::read_image(image, "d1");
+  REQUIRE(back);
+  CHECK(matrix::detail::write_image(*back, "d1") == image);
+  const matrix::Package* probe = back->find_package("image-probe");
+  REQUIRE(probe != nullptr);
+  REQUIRE(probe->versions.size() == 2);
+  const matrix::PackageVersion& v = probe->versions[1];
+  CHECK(v.version.to_string() == "2.0.post1+cu118");
+  CHECK_FALSE(v.local_is_published);
+  CHECK(v.python.to_string() == "<3.12,>=3.8");
+  REQUIRE(v.python.specifiers().size() == 2);
+  CHECK(v.python.specifiers()[0].to_string() == "<3.12");  // the order as written
+  REQUIRE(v.cuda);
+  CHECK(v.cuda->to_string() == "11.8");
+  CHECK(v.sass == std::vector<std::string>{"sm_80", "sm_90"});
+  REQUIRE(v.requirements.size() == 2);
+  CHECK(v.requirements[0].extras == std::vector<std::string>{"extra-a", "extra-b"});
+  CHECK(v.requirements[0].to_string() ==
+        original.find_package("image-probe")->versions[1].requirements[0].to_string());
+  CHECK(v.requirements[0].marker.to_string() ==
+        R"(python_version < "3.11" and platform_machine == "x86_64")");
+  CHECK(v.note == "a note with \"quotes\" and a \\ backslash");
+  CHECK(v.origin.file == "overlay/probe.toml");
+  CHECK(v.origin.layer == matrix::Layer::overlay);
+  CHECK(v.origin.line == original.find_package("image-probe")->versions[1].origin.line);
+  CHECK(probe->versions[0].requirements[0].marker.empty());
+  // Profiles keep their numbers and maps (a memory figure is fractional, workers an integer).
+  for (const auto& [name, profile] : original.profiles) {
+    const matrix::Profile* read = back->find_profile(name);
+    REQUIRE(read != nullptr);
+    CHECK(read->train_gpu_memory_gib == profile.train_gpu_memory_gib);
+    CHECK(read->dataloader_workers_per_gpu == profile.dataloader_workers_per_gpu);
+    CHECK(read->env == profile.env);
+    CHECK(read->lineage == profile.lineage);
+  }
+}
+
+TEST_CASE("a damaged or foreign image is refused, never misread", "[matrix][image]") {
+  matrix::Matrix small;
+  small.version = "2026.1";
+  small.schema = -3;
+  matrix::Package package;
+  package.name = "p";
+  matrix::PackageVersion version;
+  version.name = "p";
+  version.version = core::Version::parse("1.0").value();
+  version.requirements.push_back(core::Requirement::parse("q>=1; python_version<'4'").value());
+  version.artifacts.push_back({"p-1.0.tar.gz", "https://x/p-1.0.tar.gz", std::string(64, 'a'), 7});
+  package.versions.push_back(version);
+  small.packages.emplace("p", package);
+  const std::string image = matrix::detail::write_image(small, "d");
+  REQUIRE(matrix::detail::read_image(image, "d"));
+  CHECK(matrix::detail::read_image(image, "d")->schema == -3);
+
+  SECTION("made from other files") { CHECK_FALSE(matrix::detail::read_image(image, "e")); }
+  SECTION("empty, or not an image") {
+    CHECK_FALSE(matrix::detail::read_image("", "d"));
+    CHECK_FALSE(matrix::detail::read_image("[[package]]\nname = \"p\"\n", "d"));
+  }
+  SECTION("cut anywhere") {
+    for (std::size_t size = 0; size < image.size(); ++size)
+      CHECK_FALSE(matrix::detail::read_image(image.substr(0, size), "d"));
+  }
+  SECTION("followed by more bytes") { CHECK_FALSE(matrix::detail::read_image(image + "x", "d")); }
+  SECTION("any byte changed: refused or read, never a crash") {
+    for (std::size_t at = 0; at < image.size(); ++at) {
+      std::string changed = image;
+      changed[at] = static_cast<char>(changed[at] ^ 0xff);
+      (void)matrix::detail::read_image(changed, "d");
+    }
+  }
+}
+
+TEST_CASE("an overlay is read with the files, not the image", "[matrix][image]") {
+  const auto dir = std::filesystem::temp_directory_path() / "bevenv-test-image-overlay";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  { std::ofstream(dir / "probe.toml") << kOverlay; }
+  matrix::LoadOptions options;
+  options.overlays = {dir};
+  auto result = matrix::load(options);
+  std::filesystem::remove_all(dir);
+  REQUIRE(result);
+  CHECK(result->find_package("image-probe") != nullptr);
+}
