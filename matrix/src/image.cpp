@@ -1,5 +1,6 @@
 #include "image.hpp"
 
+#include <array>
 #include <bit>
 #include <cstdint>
 #include <cstring>
@@ -10,8 +11,8 @@
 
 #include "image_fields.hpp"
 
-// Layout: the magic line, the format number, the digest of the data files, the string table
-// (each distinct text once: names, URLs, versions, specifiers and markers as canonical text),
+// Layout: the magic line, the format number, the digest of the data files, the tables of
+// distinct texts (names and URLs; versions, specifiers and markers as canonical text),
 // then the matrix's fields in the order image_fields.hpp lists them. Numbers are LEB128; a
 // string is its index in the table; containers are a count and their items.
 namespace bevenv::matrix::detail {
@@ -19,7 +20,7 @@ namespace {
 
 constexpr std::string_view kMagic = "bevenv matrix image\n";
 // Raised whenever the layout changes, so that an image of another layout is never misread.
-constexpr std::uint64_t kFormat = 1;
+constexpr std::uint64_t kFormat = 2;
 
 // A field added to one of these records must be listed in image_fields.hpp; this size check
 // (for the one ABI the project builds on) makes that hard to forget.
@@ -32,6 +33,11 @@ static_assert(sizeof(ObservedHost) == 440, "list the new field in image_fields.h
 static_assert(sizeof(Matrix) == 256, "list the new field in image_fields.hpp");
 #endif
 
+// Distinct texts are kept once, in one table per kind, so that the reader parses each version,
+// specifier and marker once and sizes its caches by what it parses.
+enum class Table : std::uint8_t { text, version, specifier, marker };
+constexpr std::size_t kTables = 4;
+
 class ImageWriter {
  public:
   template <class... T>
@@ -43,8 +49,10 @@ class ImageWriter {
     std::string out(kMagic);
     number(kFormat, out);
     text(digest, out);
-    number(strings_.size(), out);
-    for (const std::string_view s : strings_) text(s, out);
+    for (const Interned& table : tables_) {
+      number(table.texts.size(), out);
+      for (const std::string_view s : table.texts) text(s, out);
+    }
     out += body_;
     return out;
   }
@@ -73,16 +81,17 @@ class ImageWriter {
   template <class E>
   requires std::is_enum_v<E>
   void put(E e) { number(static_cast<std::uint64_t>(e)); }
-  void put(std::string_view s) {
-    auto [at, added] = ids_.try_emplace(std::string(s), strings_.size());
-    if (added) strings_.push_back(at->first);
+  void intern(Table table, std::string_view s) {
+    Interned& into = tables_[static_cast<std::size_t>(table)];
+    auto [at, added] = into.ids.try_emplace(std::string(s), into.texts.size());
+    if (added) into.texts.push_back(at->first);
     number(at->second);
   }
-  void put(const std::string& s) { put(std::string_view(s)); }
-  void put(const core::Version& v) { put(std::string_view(v.to_string())); }
-  void put(const core::Specifier& s) { put(std::string_view(s.to_string())); }
+  void put(const std::string& s) { intern(Table::text, s); }
+  void put(const core::Version& v) { intern(Table::version, v.to_string()); }
+  void put(const core::Specifier& s) { intern(Table::specifier, s.to_string()); }
   void put(const core::SpecifierSet& s) { put(s.specifiers()); }
-  void put(const core::Marker& m) { put(std::string_view(m.empty() ? "" : m.to_string())); }
+  void put(const core::Marker& m) { intern(Table::marker, m.empty() ? "" : m.to_string()); }
   void put(const core::Requirement& r) { (*this)(r.name, r.extras, r.specifier, r.url, r.marker); }
   template <class T>
   void put(const std::optional<T>& o) {
@@ -103,9 +112,12 @@ class ImageWriter {
   requires requires(ImageWriter& w, const T& t) { fields(w, t); }
   void put(const T& record) { fields(*this, record); }
 
+  struct Interned {
+    std::unordered_map<std::string, std::uint64_t> ids;
+    std::vector<std::string_view> texts;  // into ids' keys, which never move
+  };
   std::string body_;
-  std::unordered_map<std::string, std::uint64_t> ids_;
-  std::vector<std::string_view> strings_;  // into ids_' keys, which never move
+  std::array<Interned, kTables> tables_;
 };
 
 struct Damaged {};  // thrown inside the reader only: the image is not what this build writes
@@ -119,11 +131,13 @@ class ImageReader {
     if (rest_.substr(0, kMagic.size()) != kMagic) return false;
     rest_.remove_prefix(kMagic.size());
     if (number() != kFormat || text() != digest) return false;
-    strings_.resize(count());
-    for (std::string_view& s : strings_) s = text();
-    versions_.resize(strings_.size());
-    specifiers_.resize(strings_.size());
-    markers_.resize(strings_.size());
+    for (std::vector<std::string_view>& table : tables_) {
+      table.resize(count());
+      for (std::string_view& s : table) s = text();
+    }
+    versions_.resize(texts(Table::version).size());
+    specifiers_.resize(texts(Table::specifier).size());
+    markers_.resize(texts(Table::marker).size());
     return true;
   }
 
@@ -158,20 +172,23 @@ class ImageReader {
     rest_.remove_prefix(size);
     return s;
   }
-  std::size_t string_id() {
+  const std::vector<std::string_view>& texts(Table table) const {
+    return tables_[static_cast<std::size_t>(table)];
+  }
+  std::size_t id_in(Table table) {
     const std::uint64_t id = number();
-    if (id >= strings_.size()) throw Damaged{};
+    if (id >= texts(table).size()) throw Damaged{};
     return static_cast<std::size_t>(id);
   }
   // Parsed once per distinct text: the same version, specifier or marker recurs across records.
   template <class T>
-  const T& parsed(std::vector<std::optional<T>>& cache) {
-    return parsed_at(cache, string_id());
+  const T& parsed(Table table, std::vector<std::optional<T>>& cache) {
+    return parsed_at(table, cache, id_in(table));
   }
   template <class T>
-  const T& parsed_at(std::vector<std::optional<T>>& cache, std::size_t id) {
+  const T& parsed_at(Table table, std::vector<std::optional<T>>& cache, std::size_t id) {
     if (!cache[id]) {
-      auto value = T::parse(strings_[id]);
+      auto value = T::parse(texts(table)[id]);
       if (!value) throw Damaged{};
       cache[id] = std::move(value).value();
     }
@@ -201,20 +218,20 @@ class ImageReader {
     if (n > 0xff) throw Damaged{};  // every enum of the model is a uint8_t
     e = static_cast<E>(n);
   }
-  void get(std::string& s) { s = strings_[string_id()]; }
-  void get(core::Version& v) { v = parsed(versions_); }
-  void get(core::Specifier& s) { s = parsed(specifiers_); }
+  void get(std::string& s) { s = texts(Table::text)[id_in(Table::text)]; }
+  void get(core::Version& v) { v = parsed(Table::version, versions_); }
+  void get(core::Specifier& s) { s = parsed(Table::specifier, specifiers_); }
   void get(core::SpecifierSet& set) {
     set = core::SpecifierSet();
-    for (std::size_t n = count(); n > 0; --n) set.add(parsed(specifiers_));
+    for (std::size_t n = count(); n > 0; --n) set.add(parsed(Table::specifier, specifiers_));
   }
   void get(core::Marker& m) {
-    const std::size_t id = string_id();
-    if (strings_[id].empty()) {
+    const std::size_t id = id_in(Table::marker);
+    if (texts(Table::marker)[id].empty()) {
       m = core::Marker();
       return;
     }
-    m = parsed_at(markers_, id);
+    m = parsed_at(Table::marker, markers_, id);
   }
   void get(core::Requirement& r) { (*this)(r.name, r.extras, r.specifier, r.url, r.marker); }
   template <class T>
@@ -247,7 +264,7 @@ class ImageReader {
   void get(T& record) { fields(*this, record); }
 
   std::string_view rest_;
-  std::vector<std::string_view> strings_;
+  std::array<std::vector<std::string_view>, kTables> tables_;
   std::vector<std::optional<core::Version>> versions_;
   std::vector<std::optional<core::Specifier>> specifiers_;
   std::vector<std::optional<core::Marker>> markers_;

@@ -46,10 +46,42 @@ const matrix::Artifact* best_matrix_artifact(const matrix::PackageVersion& recor
   return best != nullptr ? best : sdist;
 }
 
-bool has_matrix_artifact(const matrix::PackageVersion& record, const index::TagRanking& ranking) {
+FileFit::FileFit(const TargetFacts& target) : ranking_(ranking_for_target(target)) {}
+
+namespace {
+
+// The tag part of a wheel's file name (`py3-none-any` of `six-1.16.0-py3-none-any.whl`): its
+// last three fields, which a build tag before them does not change; empty for other names.
+std::string_view wheel_tags(std::string_view filename) {
+  constexpr std::string_view kSuffix = ".whl";
+  if (filename.size() <= kSuffix.size() || !filename.ends_with(kSuffix)) return {};
+  const std::string_view stem = filename.substr(0, filename.size() - kSuffix.size());
+  std::size_t at = stem.size();
+  for (int dashes = 0; dashes < 3; ++dashes) {
+    at = stem.rfind('-', at == 0 ? 0 : at - 1);
+    if (at == std::string_view::npos || at == 0) return {};
+  }
+  return stem.substr(at + 1);
+}
+
+}  // namespace
+
+bool FileFit::wheel_fits(const std::string& filename) {
+  const std::string_view tags = wheel_tags(filename);
+  if (!tags.empty()) {
+    if (const auto known = by_tags_.find(tags); known != by_tags_.end()) return known->second;
+  }
+  const auto wheel = index::parse_wheel_filename(filename);
+  if (!wheel) return false;
+  const bool fits = ranking_.rank(*wheel).has_value();
+  if (!tags.empty()) by_tags_.emplace(tags, fits);
+  return fits;
+}
+
+bool FileFit::any(const matrix::PackageVersion& record) {
   for (const auto& artifact : record.artifacts) {
-    if (const auto wheel = index::parse_wheel_filename(artifact.filename)) {
-      if (ranking.rank(*wheel)) return true;
+    if (!wheel_tags(artifact.filename).empty()) {
+      if (wheel_fits(artifact.filename)) return true;
     } else if (index::parse_sdist_filename(artifact.filename, record.name)) {
       return true;
     }

@@ -2,6 +2,10 @@
 // Offline locks from the generated layer: every pin whose matrix record lists artifacts gets the
 // one that fits the target best (a wheel by PEP 425 tag rank, else the sdist with its build
 // step), with URL, sha256 and size, without touching the network.
+#include <string>
+#include <string_view>
+#include <unordered_map>
+
 #include "bevenv/index/wheel.hpp"
 #include "bevenv/lockfiles/model.hpp"
 #include "bevenv/matrix/model.hpp"
@@ -21,9 +25,20 @@ const matrix::PackageVersion* matrix_record_of(const matrix::Matrix& matrix,
 // The artifact of `record` to install on the target; null when it lists none that fits.
 const matrix::Artifact* best_matrix_artifact(const matrix::PackageVersion& record,
                                              const index::TagRanking& ranking);
-// Whether best_matrix_artifact() would find one, stopping at the first fit (translate asks this
-// of every release).
-bool has_matrix_artifact(const matrix::PackageVersion& record, const index::TagRanking& ranking);
+// Whether best_matrix_artifact() would find a file of a release for the target, stopping at the
+// first fit. Translate asks this of every release: some 11,000 files, most of which share a
+// few dozen tag sets, so the answer is kept per tag set instead of parsing every name.
+// `string_view`s into the file names: the matrix must outlive it.
+class FileFit {
+ public:
+  explicit FileFit(const TargetFacts& target);
+  bool any(const matrix::PackageVersion& record);
+
+ private:
+  bool wheel_fits(const std::string& filename);
+  index::TagRanking ranking_;
+  std::unordered_map<std::string_view, bool> by_tags_;  // `py3-none-any` -> fits the target
+};
 
 // The sdist a source build compiles (`build_step.sdist`): the record's first sdist; null when the
 // matrix lists none (translate keeps such a record out of the solution).

@@ -102,15 +102,14 @@ bool rule_binds(const matrix::Rule& rule, const std::string& name, const core::V
 
 // Why the target cannot install `build` from the files the matrix lists, as a requirement of
 // `__file-for-target`; nullopt when it can.
-std::optional<solver::Dependency> missing_file(const matrix::PackageVersion& build,
-                                               const index::TagRanking& ranking,
+std::optional<solver::Dependency> missing_file(const matrix::PackageVersion& build, FileFit& files,
                                                const TargetFacts& target, const std::string& self) {
   // A build of the release's own sdist needs that file (the snapshot records it).
   if (build.build_step && build.build_step->sdist && sdist_of(build) == nullptr)
     return solver::Dependency{kNoFileVirtual, {}, self + " (" + kNoSdistReason + ")"};
   // A generated release with files for other targets only (an aarch64 wheel, another CPython)
   // cannot be installed here.
-  if (!build.artifacts.empty() && !has_matrix_artifact(build, ranking)) {
+  if (!build.artifacts.empty() && !files.any(build)) {
     return solver::Dependency{
         kNoFileVirtual,
         {},
@@ -127,9 +126,9 @@ struct TargetFit {
   std::vector<KernelSupport> kernels;  // one per target GPU, in the target's order
 };
 
-TargetFit fit_on_target(const matrix::PackageVersion& build, const index::TagRanking& ranking,
+TargetFit fit_on_target(const matrix::PackageVersion& build, FileFit& files,
                         const LockInputs& inputs, const std::string& self) {
-  TargetFit fit{missing_file(build, ranking, inputs.target, self), {}};
+  TargetFit fit{missing_file(build, files, inputs.target, self), {}};
   fit.kernels.reserve(inputs.target.gpus.size());
   for (const auto& gpu : inputs.target.gpus)
     fit.kernels.push_back(kernel_support(build, gpu, inputs.matrix));
@@ -150,12 +149,12 @@ bool target_rules_out(const matrix::PackageVersion& build, const TargetFit& fit,
 
 void add_records(const LockInputs& inputs, Translation& out) {
   core::MarkerEnvironment env = inputs.target.marker_environment();
-  const index::TagRanking ranking = ranking_for_target(inputs.target);
+  FileFit files(inputs.target);
   std::set<core::Version> cuda_builds;
   for (const auto& [name, package] : inputs.matrix.packages) {
     for (const auto& build : package.versions) {
       const std::string self = build.name + " " + build.version.to_string();
-      TargetFit fit = fit_on_target(build, ranking, inputs, self);
+      TargetFit fit = fit_on_target(build, files, inputs, self);
       if (out.scope == RecordScope::installable && target_rules_out(build, fit, inputs.target))
         continue;
       solver::PackageRecord record;
