@@ -6,6 +6,7 @@
 #include <limits>
 #include <unordered_set>
 
+#include "alike_versions.hpp"
 #include "bevenv/core/name.hpp"
 #include "evr.hpp"
 #include "solv/repo.hpp"
@@ -168,7 +169,8 @@ void Universe::add_system_requirement_deps() {
 }
 
 void Universe::add_records() {
-  const std::vector<bool> included = reachable_records();
+  std::vector<bool> included = reachable_records();
+  if (request_.merge_alike_versions) drop_alike_versions(database_, request_, included);
   solv::Repo available = pool_.add_repo("available");
   solv::Repo system = pool_.add_repo("system");
   requirement_deps_.resize(database_.records().size());

@@ -206,7 +206,11 @@ Resolution resolve_in(RecordScope scope, const LockOptions& options, const LockI
   if (out.index) add_index_records(*out.index, inputs, translation);
   // Offline, extras are records of their own, so one solve settles them. (The index search
   // reads extras as it goes.)
-  if (!out.index) add_extra_records(translation, inputs);
+  if (!out.index) {
+    add_extra_records(translation, inputs);
+    // Over all records, the explanation of an unsolvable request names each version.
+    if (scope == RecordScope::installable) merge_alike_versions(translation);
+  }
   out.result = solve_with_preferences(translation, inputs);
   return out;
 }

@@ -170,4 +170,12 @@ void mirror_to_extra_records(const Translation& t, std::vector<solver::Preferenc
   }
 }
 
+void merge_alike_versions(Translation& t) {
+  t.request.merge_alike_versions = true;
+  auto& later = t.request.later_preferences;
+  for (const matrix::Rule* rule : t.conditional_preferences)
+    later.push_back({core::normalize_name(rule->then.name), rule->then.specifier});
+  mirror_to_extra_records(t, later);
+}
+
 }  // namespace bevenv::app

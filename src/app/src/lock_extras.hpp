@@ -19,6 +19,12 @@ std::optional<std::string> package_of_extra_record(const std::string& name);
 // requirement naming such an extra a dependency on that extra's record.
 void add_extra_records(Translation& translation, const LockInputs& inputs);
 
+// Offline, every record's requirements are complete, so versions no specifier tells apart are
+// one choice for the solver (solver::Request::merge_alike_versions); the versions the
+// conditional preferences of a second solve may favour, their extras' records' included, are
+// kept apart.
+void merge_alike_versions(Translation& translation);
+
 // Appends, for each preference of a package with extras' records, the same preference for those
 // records, so the solver never picks an extra's record against its package's preference.
 void mirror_to_extra_records(const Translation& translation,

@@ -30,7 +30,9 @@ struct Universe {
   std::vector<std::string> names;
 };
 
-Universe random_universe(std::mt19937& rng) {
+// With `runs`, consecutive versions of a name often share their requirements, as releases do:
+// what Request::merge_alike_versions merges.
+Universe random_universe(std::mt19937& rng, bool runs = false) {
   auto roll = [&](unsigned n) { return static_cast<std::size_t>(rng() % n); };
   Universe u;
   const std::size_t name_count = 2 + roll(3);
@@ -45,11 +47,16 @@ Universe random_universe(std::mt19937& rng) {
     for (std::size_t v = 0; v < std::size(kVersions); ++v) {
       if (roll(2) == 0) picks.push_back(v);
     }
+    std::vector<Dependency> shared;
     for (std::size_t v : picks) {
       PackageRecord record;
       record.name = u.names[n];
       record.version = Version::parse(kVersions[v]).value();
-      for (std::size_t r = roll(3); r > 0; --r) record.requirements.push_back(random_dep(n));
+      if (!runs || shared.empty() || roll(3) == 0) {
+        shared.clear();
+        for (std::size_t r = roll(3); r > 0; --r) shared.push_back(random_dep(n));
+      }
+      record.requirements = shared;
       if (roll(6) == 0) record.conflicts.push_back(random_dep(n));
       if (roll(25) == 0) record.kind = RecordKind::system;
       u.db.add(std::move(record));
@@ -241,6 +248,38 @@ bool exists_solution(const Universe& u) {
   }
 }
 
+// Solves `u` (merging alike versions when asked) and checks the answer against exhaustive
+// search: solvable exactly when a solution exists, and the solution satisfies every constraint.
+// Returns whether it was solvable.
+bool agrees_with_search(const Universe& u, bool merge_alike) {
+  INFO(describe(u));
+  const bool expected = exists_solution(u);
+  Request request = u.request;
+  request.merge_alike_versions = merge_alike;
+  const auto result = solve(u.db, request);
+  REQUIRE(std::holds_alternative<Solution>(result) == expected);
+  const auto* solution = std::get_if<Solution>(&result);
+  if (solution == nullptr) {
+    CHECK_FALSE(render_explanation(std::get<Unsolvable>(result)).empty());
+    return false;
+  }
+  Choice choice;
+  for (const auto& p : solution->packages) {
+    const PackageRecord& record = u.db.record(p.record);
+    auto& list = choice[p.name];
+    // One version per name, system records aside.
+    REQUIRE((list.empty() || record.kind == RecordKind::system));
+    list.push_back(&record);
+  }
+  std::string chosen;
+  for (const auto& [name, records] : choice) {
+    for (const auto* r : records) chosen += name + " " + r->version.to_string() + "; ";
+  }
+  INFO("chosen: " << chosen);
+  CHECK(violation(u, choice).empty());
+  return true;
+}
+
 }  // namespace
 
 TEST_CASE("solver agrees with exhaustive search on random small universes", "[solver][oracle]") {
@@ -248,34 +287,23 @@ TEST_CASE("solver agrees with exhaustive search on random small universes", "[so
   std::size_t solvable = 0;
   std::size_t unsolvable = 0;
   for (int round = 0; round < 3000; ++round) {
-    const Universe u = random_universe(rng);
-    INFO("round " << round << "\n" << describe(u));
-    const bool expected = exists_solution(u);
-    const auto result = solve(u.db, u.request);
-    REQUIRE(std::holds_alternative<Solution>(result) == expected);
-    if (const auto* solution = std::get_if<Solution>(&result)) {
-      ++solvable;
-      Choice choice;
-      for (const auto& p : solution->packages) {
-        const PackageRecord& record = u.db.record(p.record);
-        auto& list = choice[p.name];
-        // One version per name, system records aside.
-        REQUIRE((list.empty() || record.kind == RecordKind::system));
-        list.push_back(&record);
-      }
-      std::string chosen;
-      for (const auto& [name, records] : choice) {
-        for (const auto* r : records) chosen += name + " " + r->version.to_string() + "; ";
-      }
-      INFO("chosen: " << chosen);
-      CHECK(violation(u, choice).empty());
-    } else {
-      ++unsolvable;
-      CHECK_FALSE(render_explanation(std::get<Unsolvable>(result)).empty());
-    }
+    INFO("round " << round);
+    (agrees_with_search(random_universe(rng), false) ? solvable : unsolvable) += 1;
   }
   WARN("exhaustive oracle: " << solvable << " solvable and " << unsolvable
                              << " unsolvable universes, all agreeing");
   CHECK(solvable > 500);
   CHECK(unsolvable > 500);
+}
+
+TEST_CASE("merging alike versions agrees with exhaustive search", "[solver][oracle][alike]") {
+  std::mt19937 rng(20261204);
+  std::size_t solvable = 0;
+  std::size_t unsolvable = 0;
+  for (int round = 0; round < 2000; ++round) {
+    INFO("round " << round);
+    (agrees_with_search(random_universe(rng, true), true) ? solvable : unsolvable) += 1;
+  }
+  CHECK(solvable > 300);
+  CHECK(unsolvable > 300);
 }

@@ -36,6 +36,13 @@ struct Request {
   // merges the specifiers on a name). These switch pre-releases on, globally or per name.
   bool allow_prereleases = false;
   std::set<std::string> allow_prereleases_for;
+  // Versions of one name whose records are alike (requirements, conflicts, flags) and that no
+  // specifier on that name here tells apart are one choice: only the newest of them enters
+  // libsolv's pool. For records whose requirements are complete (an offline lock); a record
+  // whose requirements are still to be read is not like the ones already read.
+  bool merge_alike_versions = false;
+  // Preferences that may be added later (Session::prefer): their versions are kept apart too.
+  std::vector<Preference> later_preferences;
 };
 
 }  // namespace bevenv::solver
