@@ -9,11 +9,20 @@ std::string normalize_package_name(std::string_view name) {
   return core::normalize_name(name);
 }
 
+namespace {
+
+// Names arrive normalized from the app far more often than not: only the others are copied.
+void normalize_in_place(std::string& name) {
+  if (!core::is_normalized_name(name)) name = normalize_package_name(name);
+}
+
+}  // namespace
+
 RecordId Database::add(PackageRecord record) {
-  record.name = normalize_package_name(record.name);
-  for (auto& d : record.requirements) d.name = normalize_package_name(d.name);
-  for (auto& d : record.conflicts) d.name = normalize_package_name(d.name);
-  for (auto& p : record.provides) p.name = normalize_package_name(p.name);
+  normalize_in_place(record.name);
+  for (auto& d : record.requirements) normalize_in_place(d.name);
+  for (auto& d : record.conflicts) normalize_in_place(d.name);
+  for (auto& p : record.provides) normalize_in_place(p.name);
   const RecordId id = records_.size();
   by_name_[record.name].push_back(id);
   records_.push_back(std::move(record));

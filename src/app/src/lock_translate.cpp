@@ -20,6 +20,7 @@ solver::Dependency dependency_of(const core::Requirement& r, std::string origin)
 
 bool requirement_applies(const core::Requirement& requirement, const std::set<std::string>* extras,
                          core::MarkerEnvironment& env) {
+  if (requirement.marker.empty()) return true;
   env.values["extra"] = "";
   const auto plain = requirement.marker.evaluate(env);
   if (!plain || *plain) return true;

@@ -25,6 +25,16 @@ std::string normalize_name(std::string_view name) {
   return out;
 }
 
+bool is_normalized_name(std::string_view name) {
+  char previous = '\0';
+  for (const char c : name) {
+    if ((c >= 'A' && c <= 'Z') || c == '_' || c == '.' || (c == '-' && previous == '-'))
+      return false;
+    previous = c;
+  }
+  return true;
+}
+
 bool is_valid_name(std::string_view name) {
   if (name.empty() || !is_name_alnum(name.front()) || !is_name_alnum(name.back())) return false;
   for (const char c : name) {

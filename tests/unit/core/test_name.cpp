@@ -1,5 +1,7 @@
 // PEP 503 normalization and PEP 508 validity of project names.
 #include <catch2/catch.hpp>
+#include <string>
+#include <vector>
 
 #include "bevenv/core/name.hpp"
 
@@ -23,4 +25,21 @@ TEST_CASE("names are validated as PEP 508 says", "[name]") {
   CHECK_FALSE(is_valid_name("a_"));
   CHECK_FALSE(is_valid_name("a b"));
   CHECK_FALSE(is_valid_name("a+b"));
+}
+
+TEST_CASE("a name is normalized exactly when normalizing keeps it", "[name]") {
+  // Every string of up to four characters from an alphabet that covers each rule.
+  const std::string alphabet = "aZ9-_.";
+  std::vector<std::string> names{""};
+  for (std::size_t length = 0; length < 4; ++length) {
+    const std::size_t shorter = names.size();
+    for (std::size_t i = 0; i < shorter; ++i) {
+      if (names[i].size() != length) continue;
+      for (const char c : alphabet) names.push_back(names[i] + c);
+    }
+  }
+  for (const auto& name : names) {
+    INFO("`" << name << "`");
+    CHECK(bevenv::core::is_normalized_name(name) == (normalize_name(name) == name));
+  }
 }

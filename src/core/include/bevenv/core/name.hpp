@@ -6,6 +6,8 @@ namespace bevenv::core {
 
 // PEP 503: lower-case, runs of `-`, `_`, `.` become one `-` (`Mmcv_Full` -> `mmcv-full`).
 std::string normalize_name(std::string_view name);
+// Whether normalize_name() would return `name` unchanged (checked without allocating).
+bool is_normalized_name(std::string_view name);
 // PEP 508 project names: ASCII letters and digits, with `-`, `_`, `.` inside.
 bool is_valid_name(std::string_view name);
 
