@@ -7,6 +7,7 @@
 #include <map>
 #include <type_traits>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "image_fields.hpp"
@@ -20,7 +21,7 @@ namespace {
 
 constexpr std::string_view kMagic = "bevenv matrix image\n";
 // Raised whenever the layout changes, so that an image of another layout is never misread.
-constexpr std::uint64_t kFormat = 2;
+constexpr std::uint64_t kFormat = 3;
 
 // A field added to one of these records must be listed in image_fields.hpp; this size check
 // (for the one ABI the project builds on) makes that hard to forget.
@@ -111,6 +112,16 @@ class ImageWriter {
   template <class T>
   requires requires(ImageWriter& w, const T& t) { fields(w, t); }
   void put(const T& record) { fields(*this, record); }
+  // Whether it is a generated release, then its length: a reader that leaves the generated
+  // layer out skips it without reading it.
+  void put(const PackageVersion& version) {
+    std::string outer = std::exchange(body_, {});
+    fields(*this, version);
+    std::string record = std::exchange(body_, std::move(outer));
+    put(version.generated.has_value());
+    number(record.size());
+    body_ += record;
+  }
 
   struct Interned {
     std::unordered_map<std::string, std::uint64_t> ids;
@@ -124,7 +135,8 @@ struct Damaged {};  // thrown inside the reader only: the image is not what this
 
 class ImageReader {
  public:
-  explicit ImageReader(std::string_view image) : rest_(image) {}
+  ImageReader(std::string_view image, bool without_generated)
+      : rest_(image), without_generated_(without_generated) {}
 
   // The header up to the body; false when the image is of another format or other files.
   bool header(std::string_view digest) {
@@ -250,6 +262,23 @@ class ImageReader {
     items.resize(count());
     for (T& item : items) get(item);
   }
+  void get(std::vector<PackageVersion>& versions) {
+    const std::size_t n = count();
+    versions.clear();
+    versions.reserve(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      bool generated = false;
+      get(generated);
+      const std::size_t length = count();
+      if (generated && without_generated_) {
+        rest_.remove_prefix(length);
+        continue;
+      }
+      const std::size_t before = rest_.size();
+      fields(*this, versions.emplace_back());
+      if (before - rest_.size() != length) throw Damaged{};
+    }
+  }
   template <class K, class V, class C>
   void get(std::map<K, V, C>& items) {
     items.clear();
@@ -264,6 +293,7 @@ class ImageReader {
   void get(T& record) { fields(*this, record); }
 
   std::string_view rest_;
+  bool without_generated_ = false;
   std::array<std::vector<std::string_view>, kTables> tables_;
   std::vector<std::optional<core::Version>> versions_;
   std::vector<std::optional<core::Specifier>> specifiers_;
@@ -278,13 +308,17 @@ std::string write_image(const Matrix& matrix, std::string_view digest) {
   return std::move(writer).finish(digest);
 }
 
-std::optional<Matrix> read_image(std::string_view image, std::string_view digest) {
-  ImageReader reader(image);
+std::optional<Matrix> read_image(std::string_view image, std::string_view digest,
+                                 bool without_generated) {
+  ImageReader reader(image, without_generated);
   try {
     if (!reader.header(digest)) return std::nullopt;
     Matrix matrix;
     reader(matrix);
     if (!reader.done()) return std::nullopt;
+    // As drop_generated_releases(): a package with only generated releases leaves too.
+    if (without_generated)
+      std::erase_if(matrix.packages, [](const auto& p) { return p.second.versions.empty(); });
     return matrix;
   } catch (const Damaged&) {
     return std::nullopt;

@@ -15,7 +15,9 @@ std::string write_image(const Matrix& matrix, std::string_view digest);
 
 // The matrix an image holds; nullopt when `image` is empty, of another format, made from files
 // whose digest is not `digest`, or damaged (the caller then reads the data files themselves).
-std::optional<Matrix> read_image(std::string_view image, std::string_view digest);
+// `without_generated` leaves the generated layer's releases out unread (drop_generated_releases).
+std::optional<Matrix> read_image(std::string_view image, std::string_view digest,
+                                 bool without_generated = false);
 
 // The image compiled into this binary; empty where the binary carries none (the build's own
 // image compiler).

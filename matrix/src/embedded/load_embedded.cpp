@@ -1,5 +1,7 @@
 // The loader's entry points that read the matrix compiled into the binary: its image when
 // nothing is laid over it, the data files themselves otherwise.
+#include <iterator>
+
 #include "bevenv/matrix/loader.hpp"
 #include "image.hpp"
 #include "load_files.hpp"
@@ -10,8 +12,16 @@ namespace {
 // Overlays replace embedded records by identity and are checked together with them, and
 // `matrix snapshot` reads the matrix open; both read the files. Everything else starts from
 // the image, which the build made from the same files and checked.
-std::optional<Matrix> compiled_matrix() {
-  return detail::read_image(detail::embedded_image(), embedded_digest());
+std::optional<Matrix> compiled_matrix(bool without_generated = false) {
+  return detail::read_image(detail::embedded_image(), embedded_digest(), without_generated);
+}
+
+void drop_generated_releases(Matrix& matrix) {
+  for (auto it = matrix.packages.begin(); it != matrix.packages.end();) {
+    auto& versions = it->second.versions;
+    std::erase_if(versions, [](const PackageVersion& v) { return v.generated.has_value(); });
+    it = versions.empty() ? matrix.packages.erase(it) : std::next(it);
+  }
 }
 
 }  // namespace
@@ -23,7 +33,8 @@ LoadResult load_embedded() {
 
 LoadResult load(const LoadOptions& options) {
   if (options.include_embedded && options.overlays.empty() && options.known_packages_only) {
-    if (auto matrix = compiled_matrix()) return std::move(*matrix);
+    if (auto matrix = compiled_matrix(options.without_generated_releases))
+      return std::move(*matrix);
   }
   std::vector<const SourceFile*> files;
   if (options.include_embedded) files = detail::pointers(embedded_files());
@@ -34,6 +45,7 @@ LoadResult load(const LoadOptions& options) {
   }
   for (const SourceFile& file : overlays) files.push_back(&file);
   auto result = detail::load_files(files, options.known_packages_only);
+  if (result && options.without_generated_releases) drop_generated_releases(*result);
   if (diagnostics.empty()) return result;
   if (!result) diagnostics.insert(diagnostics.end(), result.error().begin(), result.error().end());
   sort_diagnostics(diagnostics);

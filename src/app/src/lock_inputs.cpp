@@ -18,17 +18,12 @@ namespace fs = std::filesystem;
 using core::Error;
 using core::ExitCode;
 
-// With sources given, they decide what exists: the generated layer's releases (a PyPI snapshot)
-// leave the matrix, and a name only they described is read from the sources like any other.
-// Curated records stay, with what the snapshot filled in.
-void drop_generated_releases(matrix::Matrix& matrix) {
-  for (auto it = matrix.packages.begin(); it != matrix.packages.end();) {
-    auto& versions = it->second.versions;
-    versions.erase(std::remove_if(versions.begin(), versions.end(),
-                                  [](const matrix::PackageVersion& v) { return v.generated; }),
-                   versions.end());
-    it = versions.empty() ? matrix.packages.erase(it) : std::next(it);
-  }
+// Whether package sources are given: they then decide what exists, so the generated layer's
+// releases (a PyPI snapshot) stay out of the matrix, and a name only they described is read from
+// the sources like any other. Curated records stay, with what the snapshot filled in.
+bool sources_given(const LockOptions& options) {
+  return options.index_url || !options.extra_index_urls.empty() || !options.find_links.empty() ||
+         options.no_index;
 }
 
 // Hashes what the matrix was loaded from, so that an edited overlay makes a lock stale.
@@ -76,7 +71,9 @@ std::string profile_names(const matrix::Matrix& m) {
 
 LockInputs gather_lock_inputs(const LockOptions& options) {
   LockInputs inputs;
-  inputs.matrix = load_matrix_or_throw(options.matrix);
+  MatrixOptions matrix_options = options.matrix;
+  matrix_options.without_generated_releases = sources_given(options);
+  inputs.matrix = load_matrix_or_throw(matrix_options);
   inputs.matrix_digest = digest_matrix_sources(options.matrix);
 
   std::optional<ProjectFile> project;
@@ -139,7 +136,6 @@ LockInputs gather_lock_inputs(const LockOptions& options) {
     inputs.index_sources.push_back("extra-index " + url);
   for (const auto& url : options.find_links) inputs.index_sources.push_back("find-links " + url);
   if (options.no_index) inputs.index_sources.push_back("no-index");
-  if (!inputs.index_sources.empty()) drop_generated_releases(inputs.matrix);
 
   inputs.output = options.output.value_or(
       project && project->lockfile ? *project->lockfile : std::filesystem::path("bevenv.lock"));

@@ -182,17 +182,25 @@ Outcome judge(Transport::Job& job, CURL* easy, CURLcode code, const TransportSet
 
 Transport::Transport(TransportSettings settings, Reporter* reporter)
     : settings_(std::move(settings)), reporter_(reporter != nullptr ? reporter : &silent_) {
-  multi_ = curl::api().multi_init();
-  curl::api().multi_setopt(static_cast<CURLM*>(multi_), CURLMOPT_MAX_HOST_CONNECTIONS,
-                           static_cast<long>(settings_.max_parallel));
-  curl::api().multi_setopt(static_cast<CURLM*>(multi_), CURLMOPT_PIPELINING, CURLPIPE_MULTIPLEX);
   // What a killed bevenv left behind; the lock on each part file tells a live one's apart.
   cache::remove_stale_parts(settings_.cache_dir);
 }
 
 Transport::~Transport() {
+  // Without handles no transfer was prepared, and libcurl may never have been loaded.
   for (void* easy : idle_handles_) curl::api().easy_cleanup(static_cast<CURL*>(easy));
-  curl::api().multi_cleanup(static_cast<CURLM*>(multi_));
+  if (multi_ != nullptr) curl::api().multi_cleanup(static_cast<CURLM*>(multi_));
+}
+
+// libcurl is loaded with the first transfer: a lock whose pages and metadata all come from a
+// fresh cache loads none of its libraries (a fifth of such a lock).
+void* Transport::multi() {
+  if (multi_ != nullptr) return multi_;
+  multi_ = curl::api().multi_init();
+  curl::api().multi_setopt(static_cast<CURLM*>(multi_), CURLMOPT_MAX_HOST_CONNECTIONS,
+                           static_cast<long>(settings_.max_parallel));
+  curl::api().multi_setopt(static_cast<CURLM*>(multi_), CURLMOPT_PIPELINING, CURLPIPE_MULTIPLEX);
+  return multi_;
 }
 
 void Transport::prepare(Job& job) {
@@ -312,7 +320,7 @@ void Transport::Batch::start_waiting() {
                        cache::temp_dir(settings.cache_dir).string() + "`");
       continue;
     }
-    curl::api().multi_add_handle(static_cast<CURLM*>(transport.multi_), job->easy);
+    curl::api().multi_add_handle(static_cast<CURLM*>(transport.multi()), job->easy);
     ++active;
     ++transport.transfers_;
   }
@@ -320,7 +328,7 @@ void Transport::Batch::start_waiting() {
 
 // Lets libcurl move every transfer on, and settles those that ended.
 void Transport::Batch::collect_finished() {
-  auto* multi = static_cast<CURLM*>(transport.multi_);
+  auto* multi = static_cast<CURLM*>(transport.multi());
   int running = 0;
   curl::api().multi_perform(multi, &running);
   int left = 0;
@@ -371,7 +379,7 @@ void Transport::Batch::settle(Job& job, CURL* easy, CURLcode code) {
 
 void Transport::Batch::wait_for_progress() {
   if (active > 0) {
-    curl::api().multi_poll(static_cast<CURLM*>(transport.multi_), nullptr, 0, 50, nullptr);
+    curl::api().multi_poll(static_cast<CURLM*>(transport.multi()), nullptr, 0, 50, nullptr);
   } else if (!waiting.empty()) {
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
   }

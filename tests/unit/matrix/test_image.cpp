@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -154,4 +155,32 @@ TEST_CASE("an overlay is read with the files, not the image", "[matrix][image]")
   std::filesystem::remove_all(dir);
   REQUIRE(result);
   CHECK(result->find_package("image-probe") != nullptr);
+}
+
+TEST_CASE("the image leaves the generated layer out unread when asked", "[matrix][image]") {
+  matrix::LoadOptions options;
+  options.without_generated_releases = true;
+  auto skipped = matrix::load(options);
+  REQUIRE(skipped);
+  // The reference: the files read, then the generated releases taken out.
+  matrix::Matrix expected = loaded();
+  std::size_t generated = 0;
+  for (auto it = expected.packages.begin(); it != expected.packages.end();) {
+    auto& versions = it->second.versions;
+    generated += std::erase_if(versions, [](const auto& v) { return v.generated.has_value(); });
+    it = versions.empty() ? expected.packages.erase(it) : std::next(it);
+  }
+  CHECK(generated > 1000);
+  const std::string digest(matrix::embedded_digest());
+  CHECK(matrix::detail::write_image(*skipped, digest) ==
+        matrix::detail::write_image(expected, digest));
+  // Through the files (an overlay directory, even an empty one, reads them), the same.
+  const auto dir = std::filesystem::temp_directory_path() / "bevenv-test-image-empty-overlay";
+  std::filesystem::create_directories(dir);
+  options.overlays = {dir};
+  auto through_files = matrix::load(options);
+  std::filesystem::remove_all(dir);
+  REQUIRE(through_files);
+  CHECK(matrix::detail::write_image(*through_files, digest) ==
+        matrix::detail::write_image(expected, digest));
 }

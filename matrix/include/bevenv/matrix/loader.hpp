@@ -28,6 +28,10 @@ struct LoadOptions {
   // false: a record may require a package the matrix lacks (what `bevenv matrix snapshot` reads
   // so that the generated layer gains it); every other command needs the closed matrix.
   bool known_packages_only = true;
+  // Leaves the generated layer's releases (a snapshot of what PyPI serves) out, and the packages
+  // only they described: for a lock whose sources decide what exists. Curated records stay, with
+  // what the snapshot filled in. The embedded image skips them unread.
+  bool without_generated_releases = false;
 };
 
 using LoadResult = core::Expected<Matrix, std::vector<Diagnostic>>;

@@ -14,6 +14,7 @@ namespace bevenv::app {
 struct MatrixOptions {
   std::vector<std::filesystem::path> overlays;  // from `--matrix DIR`, in order
   bool known_packages_only = true;              // matrix::LoadOptions::known_packages_only
+  bool without_generated_releases = false;      // matrix::LoadOptions::without_generated_releases
 };
 
 // The overlay directories in precedence order: `BEVENV_MATRIX_PATH` entries, then `options`.

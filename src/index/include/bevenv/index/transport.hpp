@@ -170,11 +170,12 @@ class Transport {
       const std::vector<Request>& requests, std::string_view what, Make make,
       std::string (*offline)(const std::string& url), Finish finish);
   void prepare(Job& job);
+  void* multi();  // the multi handle, made (and libcurl loaded) on first use
 
   TransportSettings settings_;
   Reporter* reporter_;
   SilentReporter silent_;
-  void* multi_ = nullptr;
+  void* multi_ = nullptr;  // null until a transfer runs
   std::vector<void*> idle_handles_;
   std::size_t transfers_ = 0;
   std::uint64_t bytes_received_ = 0;
