@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <cstring>
 #include <map>
+#include <stdexcept>
 #include <type_traits>
 #include <unordered_map>
 #include <utility>
@@ -21,7 +22,7 @@ namespace {
 
 constexpr std::string_view kMagic = "bevenv matrix image\n";
 // Raised whenever the layout changes, so that an image of another layout is never misread.
-constexpr std::uint64_t kFormat = 3;
+constexpr std::uint64_t kFormat = 4;
 
 // A field added to one of these records must be listed in image_fields.hpp; this size check
 // (for the one ABI the project builds on) makes that hard to forget.
@@ -52,7 +53,14 @@ class ImageWriter {
     text(digest, out);
     for (const Interned& table : tables_) {
       number(table.texts.size(), out);
-      for (const std::string_view s : table.texts) text(s, out);
+      std::uint64_t end = 0;
+      fixed(0, out);
+      for (const std::string_view s : table.texts) {
+        end += s.size();
+        if (end > UINT32_MAX) throw std::length_error("matrix image: a text table over 4 GiB");
+        fixed(static_cast<std::uint32_t>(end), out);
+      }
+      for (const std::string_view s : table.texts) out += s;
     }
     out += body_;
     return out;
@@ -65,6 +73,9 @@ class ImageWriter {
       n >>= 7;
     }
     out.push_back(static_cast<char>(n));
+  }
+  static void fixed(std::uint32_t n, std::string& out) {  // little-endian, 4 bytes
+    for (int byte = 0; byte < 4; ++byte) out.push_back(static_cast<char>((n >> (8 * byte)) & 0xff));
   }
   static void text(std::string_view s, std::string& out) {
     number(s.size(), out);
@@ -143,10 +154,7 @@ class ImageReader {
     if (rest_.substr(0, kMagic.size()) != kMagic) return false;
     rest_.remove_prefix(kMagic.size());
     if (number() != kFormat || text() != digest) return false;
-    for (std::vector<std::string_view>& table : tables_) {
-      table.resize(count());
-      for (std::string_view& s : table) s = text();
-    }
+    for (TextTable& table : tables_) table = text_table();
     versions_.resize(texts(Table::version).size());
     specifiers_.resize(texts(Table::specifier).size());
     markers_.resize(texts(Table::marker).size());
@@ -184,9 +192,45 @@ class ImageReader {
     rest_.remove_prefix(size);
     return s;
   }
-  const std::vector<std::string_view>& texts(Table table) const {
-    return tables_[static_cast<std::size_t>(table)];
+  // One table of distinct texts: `count + 1` little-endian offsets into the texts that follow,
+  // so a text is found without reading the ones before it (a lock that skips the generated
+  // layer never touches its URLs).
+  class TextTable {
+   public:
+    TextTable() = default;
+    TextTable(std::string_view offsets, std::string_view texts)
+        : offsets_(offsets), texts_(texts) {}
+    std::size_t size() const { return offsets_.empty() ? 0 : offsets_.size() / 4 - 1; }
+    std::string_view operator[](std::size_t i) const {
+      const std::uint32_t begin = offset(i);
+      const std::uint32_t end = offset(i + 1);
+      if (end < begin || end > texts_.size()) throw Damaged{};
+      return texts_.substr(begin, end - begin);
+    }
+    static std::uint32_t read(std::string_view four) {
+      std::uint32_t n = 0;
+      for (int byte = 3; byte >= 0; --byte)
+        n = (n << 8) | static_cast<unsigned char>(four[static_cast<std::size_t>(byte)]);
+      return n;
+    }
+
+   private:
+    std::uint32_t offset(std::size_t i) const { return read(offsets_.substr(4 * i, 4)); }
+    std::string_view offsets_, texts_;
+  };
+
+  TextTable text_table() {
+    const std::size_t n = count();
+    if (n >= rest_.size() / 4) throw Damaged{};
+    const std::string_view offsets = rest_.substr(0, 4 * (n + 1));
+    rest_.remove_prefix(offsets.size());
+    const std::uint32_t size = TextTable::read(offsets.substr(4 * n, 4));
+    if (size > rest_.size()) throw Damaged{};
+    const std::string_view texts = rest_.substr(0, size);
+    rest_.remove_prefix(size);
+    return TextTable(offsets, texts);
   }
+  const TextTable& texts(Table table) const { return tables_[static_cast<std::size_t>(table)]; }
   std::size_t id_in(Table table) {
     const std::uint64_t id = number();
     if (id >= texts(table).size()) throw Damaged{};
@@ -294,7 +338,7 @@ class ImageReader {
 
   std::string_view rest_;
   bool without_generated_ = false;
-  std::array<std::vector<std::string_view>, kTables> tables_;
+  std::array<TextTable, kTables> tables_;
   std::vector<std::optional<core::Version>> versions_;
   std::vector<std::optional<core::Specifier>> specifiers_;
   std::vector<std::optional<core::Marker>> markers_;
