@@ -33,6 +33,7 @@ note = "a note with \"quotes\" and a \\ backslash"
 [[package]]
 name = "image-probe"
 version = "1.0"
+python = ">=3.6"
 requires = ["numpy"]
 sources = ["https://example.org/image-probe"]
 )";
