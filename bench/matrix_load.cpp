@@ -1,5 +1,5 @@
-// Times loading and validating the embedded matrix (target: under 20 ms). Prints the median
-// and the fastest of several runs; exits 1 when the embedded matrix does not load.
+// Times loading the embedded matrix (target: under 20 ms): the first load of the process, then
+// the median and the fastest of several more; exits 1 when the embedded matrix does not load.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -23,8 +23,12 @@ int main() {
     versions = result->version_count();
     millis.push_back(std::chrono::duration<double, std::milli>(stop - start).count());
   }
+  // The first load is what a command pays: the heap is new and every page it touches faults.
+  const double first = millis.front();
   std::sort(millis.begin(), millis.end());
-  std::printf("matrix_load: %zu package versions; median %.2f ms, best %.2f ms over %d runs\n",
-              versions, millis[millis.size() / 2], millis.front(), kRuns);
+  std::printf(
+      "matrix_load: %zu package versions; first %.2f ms; then median %.2f ms, best %.2f ms over "
+      "%d runs\n",
+      versions, first, millis[millis.size() / 2], millis.front(), kRuns);
   return 0;
 }
