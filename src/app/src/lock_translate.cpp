@@ -1,6 +1,7 @@
 #include "lock_translate.hpp"
 
 #include <algorithm>
+#include <map>
 #include <optional>
 #include <set>
 
@@ -148,11 +149,59 @@ bool target_rules_out(const matrix::PackageVersion& build, const TargetFit& fit,
          fit.kernels.end();
 }
 
+// The packages a solve can reach from the request, through the requirements that hold on the
+// target with the extras in play (those the request asks, and those reached requirements ask:
+// what lock_extras.cpp makes records of) and the rules that bind versions. The generated layer
+// describes every profile's closure: a record of another package would be made only for the
+// solver to leave it out (it keeps what the request reaches, in database order, so fewer
+// records change no pool).
+std::set<std::string_view> reachable_packages(const LockInputs& inputs, const Translation& out,
+                                              core::MarkerEnvironment& env) {
+  std::set<std::string_view> reached;
+  std::map<std::string, std::set<std::string>, std::less<>> in_play(out.extras.begin(),
+                                                                    out.extras.end());
+  std::vector<const matrix::Package*> pending;
+  auto want = [&](const std::string& name) {
+    const matrix::Package* package = inputs.matrix.find_package(name);
+    if (package != nullptr && reached.insert(package->name).second) pending.push_back(package);
+  };
+  // A package reached before one of its extras came into play is read again.
+  auto ask = [&](const std::string& name, const std::string& extra) {
+    if (!in_play[name].insert(extra).second) return;
+    if (reached.count(name) != 0) pending.push_back(inputs.matrix.find_package(name));
+  };
+  for (const solver::Dependency& root : out.request.requirements) want(root.name);
+  while (!pending.empty()) {
+    const matrix::Package& package = *pending.back();
+    pending.pop_back();
+    const std::set<std::string> extras = in_play[package.name];
+    for (const auto& build : package.versions) {
+      for (const auto& requirement : build.requirements) {
+        if (!requirement_applies(requirement, &extras, env)) continue;
+        const std::string name = core::normalize_name(requirement.name);
+        want(name);
+        for (const auto& extra : requirement.extras) ask(name, extra);
+      }
+    }
+    for (const matrix::Rule* rule : out.binding_rules) {
+      if (rule->when_packages.front().name == package.name)
+        want(core::normalize_name(rule->then.name));
+    }
+  }
+  return reached;
+}
+
 void add_records(const LockInputs& inputs, Translation& out) {
   core::MarkerEnvironment env = inputs.target.marker_environment();
   FileFit files(inputs.target);
   std::set<core::Version> cuda_builds;
+  // Offline only: with an index, a curated package that only an index's release requires is
+  // still the matrix's to describe.
+  const bool reach_only = inputs.index_sources.empty();
+  const std::set<std::string_view> reached =
+      reach_only ? reachable_packages(inputs, out, env) : std::set<std::string_view>();
   for (const auto& [name, package] : inputs.matrix.packages) {
+    if (reach_only && reached.count(name) == 0) continue;
     for (const auto& build : package.versions) {
       const std::string self = build.name + " " + build.version.to_string();
       TargetFit fit = fit_on_target(build, files, inputs, self);
@@ -309,7 +358,6 @@ Translation translate(const LockInputs& inputs, ExtrasAsked extras, RecordScope 
     if (rule.kind == matrix::RuleKind::requires_ && !rule.when_packages.empty())
       out.binding_rules.push_back(&rule);
   }
-  add_records(inputs, out);
   if (inputs.profile != nullptr) {
     const std::string origin = "profile " + inputs.profile->name;
     const core::MarkerEnvironment env = inputs.target.marker_environment();
@@ -327,6 +375,8 @@ Translation translate(const LockInputs& inputs, ExtrasAsked extras, RecordScope 
   }
   for (const matrix::Rule* rule : active) add_rule(*rule, out);
   add_observed(inputs, out);
+  // Last: the request's requirements decide which records are made.
+  add_records(inputs, out);
   return out;
 }
 

@@ -62,41 +62,38 @@ Expected<Version, ParseError> Version::parse(std::string_view text) {
     return unexpected(pep440::to_parse_error(text, *error));
   }
   Version v;
-  v.epoch_ = scan.epoch;
-  v.release_ = std::move(scan.release);
-  v.pre_ = scan.pre;
-  v.post_ = scan.post;
-  v.dev_ = scan.dev;
-  v.local_ = std::move(scan.local);
+  v.parts_ = std::make_shared<const Parts>(Parts{scan.epoch, std::move(scan.release), scan.pre,
+                                                 scan.post, scan.dev, std::move(scan.local)});
   return v;
 }
 
 std::string Version::public_string() const {
   std::string out;
-  append_release(out, epoch_, release_);
-  if (pre_) {
-    out += pre_tag(pre_->kind);
-    out += std::to_string(pre_->number);
+  append_release(out, epoch(), release());
+  if (pre()) {
+    out += pre_tag(pre()->kind);
+    out += std::to_string(pre()->number);
   }
-  if (post_) {
+  if (post()) {
     out += ".post";
-    out += std::to_string(*post_);
+    out += std::to_string(*post());
   }
-  if (dev_) {
+  if (dev()) {
     out += ".dev";
-    out += std::to_string(*dev_);
+    out += std::to_string(*dev());
   }
   return out;
 }
 
 std::string Version::local_string() const {
   std::string out;
-  for (std::size_t i = 0; i < local_.size(); ++i) {
+  const std::vector<LocalSegment>& segments = local();
+  for (std::size_t i = 0; i < segments.size(); ++i) {
     if (i != 0) out += '.';
-    if (std::holds_alternative<std::uint64_t>(local_[i])) {
-      out += std::to_string(std::get<std::uint64_t>(local_[i]));
+    if (std::holds_alternative<std::uint64_t>(segments[i])) {
+      out += std::to_string(std::get<std::uint64_t>(segments[i]));
     } else {
-      out += std::get<std::string>(local_[i]);
+      out += std::get<std::string>(segments[i]);
     }
   }
   return out;
@@ -104,7 +101,7 @@ std::string Version::local_string() const {
 
 std::string Version::to_string() const {
   std::string out = public_string();
-  if (!local_.empty()) {
+  if (has_local()) {
     out += '+';
     out += local_string();
   }
@@ -112,22 +109,25 @@ std::string Version::to_string() const {
 }
 
 Version Version::without_local() const {
-  Version v = *this;
-  v.local_.clear();
+  if (!has_local()) return *this;
+  Version v;
+  const Parts& p = parts();
+  v.parts_ = std::make_shared<const Parts>(Parts{p.epoch, p.release, p.pre, p.post, p.dev, {}});
   return v;
 }
 
 Version Version::base_version() const {
   Version v;
-  v.epoch_ = epoch_;
-  v.release_ = release_;
+  v.parts_ = std::make_shared<const Parts>(Parts{epoch(), release(), {}, {}, {}, {}});
   return v;
 }
+
+const Version::Parts Version::kNone;
 
 std::strong_ordering operator<=>(const Version& a, const Version& b) {
   const std::strong_ordering by_public = pep440::compare_public(a, b);
   if (by_public != 0) return by_public;
-  return compare_local(a.local_, b.local_);
+  return compare_local(a.local(), b.local());
 }
 
 namespace pep440 {

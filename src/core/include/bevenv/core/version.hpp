@@ -2,6 +2,7 @@
 // PEP 440 versions: parsing (with the spec's normalizations), canonical text and total order.
 #include <compare>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -30,17 +31,17 @@ class Version {
   // spellings, implicit numbers, surrounding whitespace). Numbers beyond 2^64-1 are an error.
   static Expected<Version, ParseError> parse(std::string_view text);
 
-  std::uint64_t epoch() const { return epoch_; }
-  const std::vector<std::uint64_t>& release() const { return release_; }
-  const std::optional<PreRelease>& pre() const { return pre_; }
-  const std::optional<std::uint64_t>& post() const { return post_; }
-  const std::optional<std::uint64_t>& dev() const { return dev_; }
-  const std::vector<LocalSegment>& local() const { return local_; }
+  std::uint64_t epoch() const { return parts().epoch; }
+  const std::vector<std::uint64_t>& release() const { return parts().release; }
+  const std::optional<PreRelease>& pre() const { return parts().pre; }
+  const std::optional<std::uint64_t>& post() const { return parts().post; }
+  const std::optional<std::uint64_t>& dev() const { return parts().dev; }
+  const std::vector<LocalSegment>& local() const { return parts().local; }
 
-  bool is_prerelease() const { return pre_.has_value() || dev_.has_value(); }
-  bool is_postrelease() const { return post_.has_value(); }
-  bool is_devrelease() const { return dev_.has_value(); }
-  bool has_local() const { return !local_.empty(); }
+  bool is_prerelease() const { return pre().has_value() || dev().has_value(); }
+  bool is_postrelease() const { return post().has_value(); }
+  bool is_devrelease() const { return dev().has_value(); }
+  bool has_local() const { return !local().empty(); }
 
   // Canonical text, as packaging's str(Version(...)) prints it: `1!2.0rc1.post2.dev3+cu113`.
   std::string to_string() const;
@@ -56,12 +57,20 @@ class Version {
   friend bool operator==(const Version& a, const Version& b) { return (a <=> b) == 0; }
 
  private:
-  std::uint64_t epoch_ = 0;
-  std::vector<std::uint64_t> release_;
-  std::optional<PreRelease> pre_;
-  std::optional<std::uint64_t> post_;
-  std::optional<std::uint64_t> dev_;
-  std::vector<LocalSegment> local_;
+  struct Parts {
+    std::uint64_t epoch = 0;
+    std::vector<std::uint64_t> release;
+    std::optional<PreRelease> pre;
+    std::optional<std::uint64_t> post;
+    std::optional<std::uint64_t> dev;
+    std::vector<LocalSegment> local;
+  };
+  static const Parts kNone;  // what a default-constructed version holds
+  const Parts& parts() const { return parts_ ? *parts_ : kNone; }
+
+  // Shared and never changed once parsed: a version is copied into every record, requirement
+  // and specifier that names it, and a copy costs no allocation.
+  std::shared_ptr<const Parts> parts_;
 };
 
 }  // namespace bevenv::core

@@ -1,0 +1,122 @@
+// The translation of the matrix into solver records (src/app/src/lock_translate.cpp): offline,
+// only the packages a solve can reach from the request become records, with the extras that
+// reached requirements ask and the rules that bind versions; with a source given, every curated
+// package does (an index's release may require any of them).
+#include <catch2/catch.hpp>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "lock_translate.hpp"
+
+using namespace bevenv;
+
+namespace {
+
+core::Version version(const std::string& text) { return core::Version::parse(text).value(); }
+
+// A target (CPython 3.10 on linux) and a matrix of curated records, locked offline.
+struct Translate {
+  app::LockInputs inputs;
+
+  Translate() {
+    inputs.target.python = version("3.10.12");
+    inputs.target.python_minor = "3.10";
+    inputs.target.glibc = version("2.31");
+  }
+
+  void curate(const std::string& name, const std::string& v,
+              const std::vector<std::string>& requirements = {}) {
+    matrix::PackageVersion build;
+    build.name = name;
+    build.version = version(v);
+    for (const auto& r : requirements)
+      build.requirements.push_back(core::Requirement::parse(r).value());
+    inputs.matrix.packages[name].name = name;
+    inputs.matrix.packages[name].versions.push_back(build);
+  }
+
+  void require(const std::string& text) {
+    inputs.requirements.push_back({core::Requirement::parse(text).value(), "--require"});
+  }
+
+  // The names that have records.
+  std::set<std::string> names() const {
+    const app::Translation t =
+        app::translate(inputs, app::requested_extras(inputs), app::RecordScope::installable);
+    std::set<std::string> out;
+    for (const auto& record : t.database.records()) {
+      if (!app::is_virtual(record.name)) out.insert(record.name);
+    }
+    return out;
+  }
+};
+
+using Names = std::set<std::string>;
+
+}  // namespace
+
+TEST_CASE("offline, only packages the request can reach become records", "[translate]") {
+  Translate t;
+  t.curate("app", "1.0", {"lib>=1"});
+  t.curate("app", "2.0", {"other"});  // another version's requirement is reached too
+  t.curate("lib", "1.0");
+  t.curate("other", "1.0");
+  t.curate("unrelated", "1.0", {"lib"});
+  t.require("app");
+  CHECK(t.names() == Names{"app", "lib", "other"});
+}
+
+TEST_CASE("a requirement whose marker fails on the target reaches nothing", "[translate]") {
+  Translate t;
+  t.curate("app", "1.0", {"old; python_version < \"3\"", "win; sys_platform == \"win32\""});
+  t.curate("old", "1.0");
+  t.curate("win", "1.0");
+  t.require("app");
+  CHECK(t.names() == Names{"app"});
+}
+
+TEST_CASE("an extra asked by a reached requirement reaches what it adds", "[translate]") {
+  Translate t;
+  t.curate("app", "1.0", {"lib[fast]"});
+  t.curate("lib", "1.0", {"speedup; extra == \"fast\"", "tests; extra == \"test\""});
+  t.curate("speedup", "1.0");
+  t.curate("tests", "1.0");
+  t.require("app");
+  CHECK(t.names() == Names{"app", "lib", "speedup"});
+}
+
+TEST_CASE("an extra asked after its package was reached reaches what it adds", "[translate]") {
+  Translate t;
+  t.curate("app", "1.0", {"lib", "middle"});
+  t.curate("middle", "1.0", {"lib[fast]"});
+  t.curate("lib", "1.0", {"speedup; extra == \"fast\""});
+  t.curate("speedup", "1.0");
+  t.require("app");
+  CHECK(t.names() == Names{"app", "lib", "middle", "speedup"});
+}
+
+TEST_CASE("the package a binding rule requires is reached with the package it binds",
+          "[translate]") {
+  Translate t;
+  t.curate("torch", "1.10.0");
+  t.curate("setuptools", "59.5.0");
+  t.curate("unrelated", "1.0");
+  matrix::Rule rule;
+  rule.id = "torch-needs-old-setuptools";
+  rule.kind = matrix::RuleKind::requires_;
+  rule.when_packages.push_back({"torch", core::SpecifierSet::parse("<1.11").value()});
+  rule.then = core::Requirement::parse("setuptools<59.6").value();
+  t.inputs.matrix.rules.push_back(rule);
+  t.require("torch");
+  CHECK(t.names() == Names{"setuptools", "torch"});
+}
+
+TEST_CASE("with a source given, every curated package becomes records", "[translate]") {
+  Translate t;
+  t.curate("app", "1.0");
+  t.curate("unrelated", "1.0");
+  t.require("app");
+  t.inputs.index_sources.push_back("find-links /tmp/wheels");
+  CHECK(t.names() == Names{"app", "unrelated"});
+}
