@@ -29,7 +29,7 @@ constexpr std::uint64_t kFormat = 4;
 #if defined(__x86_64__) && defined(__GLIBCXX__) && defined(_GLIBCXX_USE_CXX11_ABI)
 static_assert(sizeof(PackageVersion) == 824, "list the new field in image_fields.hpp");
 static_assert(sizeof(Profile) == 632, "list the new field in image_fields.hpp");
-static_assert(sizeof(Rule) == 552, "list the new field in image_fields.hpp");
+static_assert(sizeof(Rule) == 560, "list the new field in image_fields.hpp");
 static_assert(sizeof(Failure) == 520, "list the new field in image_fields.hpp");
 static_assert(sizeof(ObservedHost) == 344, "list the new field in image_fields.hpp");
 static_assert(sizeof(Matrix) == 256, "list the new field in image_fields.hpp");

@@ -56,7 +56,9 @@ bool Profile::is_a(std::string_view profile_name) const {
 }
 
 const Package* Matrix::find_package(std::string_view name) const {
-  auto it = packages.find(core::normalize_name(name));
+  // Most names asked are spelled as the map keys them already: no copy is made for those.
+  auto it = core::is_normalized_name(name) ? packages.find(name)
+                                           : packages.find(core::normalize_name(name));
   return it == packages.end() ? nullptr : &it->second;
 }
 

@@ -4,6 +4,7 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <unordered_set>
 
 #include "bevenv/core/name.hpp"
 #include "bevenv/matrix/evaluate.hpp"
@@ -155,37 +156,50 @@ bool target_rules_out(const matrix::PackageVersion& build, const TargetFit& fit,
 // describes every profile's closure: a record of another package would be made only for the
 // solver to leave it out (it keeps what the request reaches, in database order, so fewer
 // records change no pool).
-std::set<std::string_view> reachable_packages(const LockInputs& inputs, const Translation& out,
-                                              core::MarkerEnvironment& env) {
-  std::set<std::string_view> reached;
+std::unordered_set<const matrix::Package*> reachable_packages(const LockInputs& inputs,
+                                                              const Translation& out,
+                                                              core::MarkerEnvironment& env) {
+  std::unordered_set<const matrix::Package*> reached;
   std::map<std::string, std::set<std::string>, std::less<>> in_play(out.extras.begin(),
                                                                     out.extras.end());
   std::vector<const matrix::Package*> pending;
-  auto want = [&](const std::string& name) {
-    const matrix::Package* package = inputs.matrix.find_package(name);
-    if (package != nullptr && reached.insert(package->name).second) pending.push_back(package);
+  auto want = [&](const matrix::Package* package) {
+    if (reached.insert(package).second) pending.push_back(package);
   };
   // A package reached before one of its extras came into play is read again.
-  auto ask = [&](const std::string& name, const std::string& extra) {
-    if (!in_play[name].insert(extra).second) return;
-    if (reached.count(name) != 0) pending.push_back(inputs.matrix.find_package(name));
+  auto ask = [&](const matrix::Package* package, const std::string& extra) {
+    if (in_play[package->name].insert(extra).second && reached.count(package) != 0)
+      pending.push_back(package);
   };
-  for (const solver::Dependency& root : out.request.requirements) want(root.name);
+  // Whether a requirement could reach what is not reached yet: only then is its marker read.
+  auto news = [&](const matrix::Package* package, const core::Requirement& requirement) {
+    if (reached.count(package) == 0) return true;
+    if (requirement.extras.empty()) return false;
+    const auto playing = in_play.find(package->name);
+    return playing == in_play.end() ||
+           std::any_of(requirement.extras.begin(), requirement.extras.end(),
+                       [&](const std::string& e) { return playing->second.count(e) == 0; });
+  };
+  for (const solver::Dependency& root : out.request.requirements) {
+    if (const matrix::Package* package = inputs.matrix.find_package(root.name)) want(package);
+  }
   while (!pending.empty()) {
     const matrix::Package& package = *pending.back();
     pending.pop_back();
     const std::set<std::string> extras = in_play[package.name];
     for (const auto& build : package.versions) {
       for (const auto& requirement : build.requirements) {
-        if (!requirement_applies(requirement, &extras, env)) continue;
-        const std::string name = core::normalize_name(requirement.name);
-        want(name);
-        for (const auto& extra : requirement.extras) ask(name, extra);
+        const matrix::Package* target = inputs.matrix.find_package(requirement.name);
+        if (target == nullptr || !news(target, requirement) ||
+            !requirement_applies(requirement, &extras, env))
+          continue;
+        want(target);
+        for (const auto& extra : requirement.extras) ask(target, extra);
       }
     }
     for (const matrix::Rule* rule : out.binding_rules) {
-      if (rule->when_packages.front().name == package.name)
-        want(core::normalize_name(rule->then.name));
+      if (rule->when_packages.front().name != package.name) continue;
+      if (const matrix::Package* bound = inputs.matrix.find_package(rule->then.name)) want(bound);
     }
   }
   return reached;
@@ -198,10 +212,10 @@ void add_records(const LockInputs& inputs, Translation& out) {
   // Offline only: with an index, a curated package that only an index's release requires is
   // still the matrix's to describe.
   const bool reach_only = inputs.index_sources.empty();
-  const std::set<std::string_view> reached =
-      reach_only ? reachable_packages(inputs, out, env) : std::set<std::string_view>();
+  const auto reached = reach_only ? reachable_packages(inputs, out, env)
+                                  : std::unordered_set<const matrix::Package*>();
   for (const auto& [name, package] : inputs.matrix.packages) {
-    if (reach_only && reached.count(name) == 0) continue;
+    if (reach_only && reached.count(&package) == 0) continue;
     for (const auto& build : package.versions) {
       const std::string self = build.name + " " + build.version.to_string();
       TargetFit fit = fit_on_target(build, files, inputs, self);

@@ -71,12 +71,8 @@ std::string major_minor(std::string_view full_version) {
 Marker::Marker() = default;
 Marker::~Marker() = default;
 Marker::Marker(std::unique_ptr<Node> root) : root_(std::move(root)) {}
-Marker::Marker(const Marker& other)
-    : root_(other.root_ ? std::make_unique<Node>(*other.root_) : nullptr) {}
-Marker& Marker::operator=(const Marker& other) {
-  if (this != &other) root_ = other.root_ ? std::make_unique<Node>(*other.root_) : nullptr;
-  return *this;
-}
+Marker::Marker(const Marker&) = default;
+Marker& Marker::operator=(const Marker&) = default;
 Marker::Marker(Marker&&) noexcept = default;
 Marker& Marker::operator=(Marker&&) noexcept = default;
 

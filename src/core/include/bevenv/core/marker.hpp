@@ -44,7 +44,9 @@ class Marker {
 
  private:
   explicit Marker(std::unique_ptr<Node> root);
-  std::unique_ptr<Node> root_;
+  // Shared and never changed once parsed: a requirement's marker is copied with it into every
+  // record that carries the requirement, and a copy costs no allocation.
+  std::shared_ptr<const Node> root_;
 };
 
 }  // namespace bevenv::core
