@@ -48,7 +48,7 @@ bool asks_extras(const matrix::PackageVersion& build) {
 // Every extra a record may ask of a package on this target, beyond those the request asked: the
 // requirements that hold plainly or with an extra in play of the asking package. Grows until
 // nothing new appears (an extra's own requirements may ask for more extras).
-WantedExtras extras_asked_by_records(const Translation& t, core::MarkerEnvironment& env) {
+WantedExtras extras_asked_by_records(const Translation& t, TargetMarkers& env) {
   WantedExtras wanted;
   for (bool grew = true; grew;) {
     grew = false;
@@ -88,7 +88,7 @@ std::vector<solver::Dependency> extra_dependencies(const core::Requirement& requ
 solver::PackageRecord extra_record(const matrix::PackageVersion& build,
                                    const std::set<std::string>& spellings, bool disfavored,
                                    const Translation& t, const WantedExtras& wanted,
-                                   core::MarkerEnvironment& env) {
+                                   TargetMarkers& env) {
   const std::string self = build.name + " " + build.version.to_string();
   solver::PackageRecord record;
   record.name = extra_record_name(build.name, *spellings.begin());
@@ -126,7 +126,7 @@ std::optional<std::string> package_of_extra_record(const std::string& name) {
 }
 
 void add_extra_records(Translation& t, const LockInputs& inputs) {
-  core::MarkerEnvironment env = inputs.target.marker_environment();
+  TargetMarkers env(inputs.target.marker_environment());
   const WantedExtras wanted = extras_asked_by_records(t, env);
   if (wanted.empty()) return;
   std::map<std::string, std::vector<solver::RecordId>> by_name;

@@ -20,18 +20,25 @@ solver::Dependency dependency_of(const core::Requirement& r, std::string origin)
   return solver::Dependency{core::normalize_name(r.name), r.specifier, std::move(origin)};
 }
 
+std::optional<bool> TargetMarkers::holds(const core::Marker& marker, const std::string& extra) {
+  auto [at, added] = results_.try_emplace({marker.identity(), extra}, Kept{marker, std::nullopt});
+  if (added) {
+    env_.values["extra"] = extra;
+    const auto result = marker.evaluate(env_);
+    if (result) at->second.result = *result;
+  }
+  return at->second.result;
+}
+
 bool requirement_applies(const core::Requirement& requirement, const std::set<std::string>* extras,
-                         core::MarkerEnvironment& env) {
+                         TargetMarkers& markers) {
   if (requirement.marker.empty()) return true;
-  env.values["extra"] = "";
-  const auto plain = requirement.marker.evaluate(env);
+  const std::optional<bool> plain = markers.holds(requirement.marker, "");
   if (!plain || *plain) return true;
   if (extras == nullptr) return false;
-  for (const auto& extra : *extras) {
-    env.values["extra"] = extra;
-    if (const auto holds = requirement.marker.evaluate(env); holds && *holds) return true;
-  }
-  return false;
+  return std::any_of(extras->begin(), extras->end(), [&](const std::string& extra) {
+    return markers.holds(requirement.marker, extra).value_or(false);
+  });
 }
 
 const std::set<std::string>* extras_of(const ExtrasAsked& asked, const std::string& name) {
@@ -45,13 +52,23 @@ solver::Dependency condition_dependency(const matrix::PackageCondition& c, std::
   return solver::Dependency{c.name, c.specifier, std::move(origin)};
 }
 
-core::SpecifierSet at_least(const core::Version& v) {
-  return core::SpecifierSet::parse(">=" + v.to_string()).value();
-}
+// `>=V` and `==V` for the CUDA versions the records carry, each parsed once: thousands of
+// records carry one of a dozen.
+class CudaSpecifiers {
+ public:
+  const core::SpecifierSet& at_least(const core::Version& v) { return parsed(">=", v); }
+  const core::SpecifierSet& same_release(const core::Version& v) { return parsed("==", v); }
 
-core::SpecifierSet same_release(const core::Version& v) {
-  return core::SpecifierSet::parse("==" + v.to_string()).value();
-}
+ private:
+  const core::SpecifierSet& parsed(const char* op, const core::Version& v) {
+    std::string text = op + v.to_string();
+    auto it = parsed_.find(text);
+    if (it == parsed_.end())
+      it = parsed_.emplace(text, core::SpecifierSet::parse(text).value()).first;
+    return it->second;
+  }
+  std::map<std::string, core::SpecifierSet> parsed_;
+};
 
 core::SpecifierSet exactly(const core::Version& v) {
   return core::SpecifierSet::parse("===" + v.to_string()).value();
@@ -141,10 +158,10 @@ TargetFit fit_on_target(const matrix::PackageVersion& build, FileFit& files,
 // Whether one of the requirements add_records() gives `build` on target facts fails on this
 // target: its Python range, a file for the target, the driver's CUDA, kernels for each GPU.
 bool target_rules_out(const matrix::PackageVersion& build, const TargetFit& fit,
-                      const TargetFacts& target) {
+                      const TargetFacts& target, CudaSpecifiers& cuda) {
   if (!build.python.empty() && !build.python.contains(target.python)) return true;
   if (fit.missing) return true;
-  if (build.cuda && target.cuda_driver && !at_least(*build.cuda).contains(*target.cuda_driver))
+  if (build.cuda && target.cuda_driver && !cuda.at_least(*build.cuda).contains(*target.cuda_driver))
     return true;
   return std::find(fit.kernels.begin(), fit.kernels.end(), KernelSupport::none) !=
          fit.kernels.end();
@@ -158,7 +175,7 @@ bool target_rules_out(const matrix::PackageVersion& build, const TargetFit& fit,
 // records change no pool).
 std::unordered_set<const matrix::Package*> reachable_packages(const LockInputs& inputs,
                                                               const Translation& out,
-                                                              core::MarkerEnvironment& env) {
+                                                              TargetMarkers& env) {
   std::unordered_set<const matrix::Package*> reached;
   std::map<std::string, std::set<std::string>, std::less<>> in_play(out.extras.begin(),
                                                                     out.extras.end());
@@ -206,8 +223,9 @@ std::unordered_set<const matrix::Package*> reachable_packages(const LockInputs& 
 }
 
 void add_records(const LockInputs& inputs, Translation& out) {
-  core::MarkerEnvironment env = inputs.target.marker_environment();
+  TargetMarkers env(inputs.target.marker_environment());
   FileFit files(inputs.target);
+  CudaSpecifiers cuda_specifiers;
   std::set<core::Version> cuda_builds;
   // Offline only: with an index, a curated package that only an index's release requires is
   // still the matrix's to describe.
@@ -219,7 +237,8 @@ void add_records(const LockInputs& inputs, Translation& out) {
     for (const auto& build : package.versions) {
       const std::string self = build.name + " " + build.version.to_string();
       TargetFit fit = fit_on_target(build, files, inputs, self);
-      if (out.scope == RecordScope::installable && target_rules_out(build, fit, inputs.target))
+      if (out.scope == RecordScope::installable &&
+          target_rules_out(build, fit, inputs.target, cuda_specifiers))
         continue;
       solver::PackageRecord record;
       record.name = build.name;
@@ -237,11 +256,11 @@ void add_records(const LockInputs& inputs, Translation& out) {
         record.requirements.push_back({kPythonVirtual, build.python, self + " (Python range)"});
       }
       if (build.cuda && inputs.target.cuda_driver) {
-        record.requirements.push_back({kCudaVirtual, at_least(*build.cuda),
+        record.requirements.push_back({kCudaVirtual, cuda_specifiers.at_least(*build.cuda),
                                        self + " (CUDA " + build.cuda->to_string() + " runtime)"});
       }
       if (build.cuda) {
-        record.requirements.push_back({kCudaBuildVirtual, same_release(*build.cuda),
+        record.requirements.push_back({kCudaBuildVirtual, cuda_specifiers.same_release(*build.cuda),
                                        self + " (built for CUDA " + build.cuda->to_string() + ")"});
         cuda_builds.insert(*build.cuda);
       }

@@ -2,11 +2,14 @@
 // Matrix records, rules and target facts become solver records and a request. The solver never
 // sees matrix types; this is the one place that knows both.
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
+#include <utility>
 #include <variant>
 #include <vector>
 
+#include "bevenv/core/marker.hpp"
 #include "bevenv/solver/database.hpp"
 #include "bevenv/solver/request.hpp"
 #include "bevenv/solver/solution.hpp"
@@ -91,10 +94,30 @@ ExtrasAsked requested_extras(const LockInputs& inputs);
 // A requirement as a solver dependency of its package (its extras: lock_extras.hpp).
 solver::Dependency dependency_of(const core::Requirement& r, std::string origin);
 
+// The target's marker environment, with each marker's result kept per extra: the matrix shares
+// one parse among the requirements whose markers are spelled alike (hundreds of releases carry
+// `python_version < "3.8"`), so a lock evaluates each once.
+class TargetMarkers {
+ public:
+  explicit TargetMarkers(core::MarkerEnvironment env) : env_(std::move(env)) {}
+  // packaging's answer for `marker` with `extra` selected (empty: none); nullopt where
+  // evaluation fails (a variable the environment lacks).
+  std::optional<bool> holds(const core::Marker& marker, const std::string& extra);
+
+ private:
+  struct Kept {
+    core::Marker marker;  // keeps the parse, so its identity is never another marker's
+    std::optional<bool> result;
+  };
+  core::MarkerEnvironment env_;
+  std::map<std::pair<const void*, std::string>, Kept> results_;
+};
+
 // Whether a requirement holds on the target: its marker with no extra, or with one of `extras`
-// (those asked of the package whose requirement it is; null: none).
+// (those asked of the package whose requirement it is; null: none). A marker that cannot be
+// evaluated holds without an extra (the requirement is kept), never for one.
 bool requirement_applies(const core::Requirement& requirement, const std::set<std::string>* extras,
-                         core::MarkerEnvironment& env);
+                         TargetMarkers& markers);
 
 // Solves; when a first solution meets the conditions of `prefer` rules bound to packages, adds
 // those preferences and solves again (a preference never makes a solvable request unsolvable,

@@ -39,6 +39,9 @@ class Marker {
   // as substring tests. Returns an error naming an unknown variable or an invalid comparison.
   Expected<bool, std::string> evaluate(const MarkerEnvironment& env) const;
   std::string to_string() const;  // canonical: `python_version < "3.9" and extra == "cuda"`
+  // The same for every copy of one parse (null for the empty marker): what a cache of results
+  // keys on, holding a copy so that the parse outlives it.
+  const void* identity() const { return root_.get(); }
 
   struct Node;
 
