@@ -3,6 +3,7 @@
 #include <regex>
 
 #include "bevenv/core/error.hpp"
+#include "bevenv/util/text.hpp"
 
 namespace bevenv::containers::detail {
 namespace {
@@ -32,16 +33,7 @@ bool is_shell_safe(char c) {
 std::string shell_quote(std::string_view text) {
   bool plain = !text.empty();
   for (char c : text) plain = plain && is_shell_safe(c);
-  if (plain) return std::string(text);
-  std::string out = "'";
-  for (char c : text) {
-    if (c == '\'') {
-      out += "'\\''";
-    } else {
-      out += c;
-    }
-  }
-  return out + "'";
+  return plain ? std::string(text) : util::sh_single_quoted(text);
 }
 
 std::string dockerfile_quote(std::string_view text) {

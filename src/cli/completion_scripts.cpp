@@ -4,17 +4,13 @@
 #include <functional>
 #include <string_view>
 
+#include "bevenv/util/text.hpp"
 #include "completion.hpp"
 
 namespace bevenv::cli::completion {
 namespace {
 
-// POSIX single quotes: nothing inside is expanded; a quote is closed, escaped and reopened.
-std::string sh_quote(std::string_view text) {
-  std::string out = "'";
-  for (char c : text) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return out + "'";
-}
+using util::sh_single_quoted;
 
 // A description is one line in every shell's menu.
 std::string one_line(std::string text) {
@@ -26,7 +22,7 @@ std::string one_line(std::string text) {
 
 std::string array(const std::vector<std::string>& items) {
   std::string out = "_bevenv_a=(";
-  for (std::size_t i = 0; i < items.size(); ++i) out += (i ? " " : "") + sh_quote(items[i]);
+  for (std::size_t i = 0; i < items.size(); ++i) out += (i ? " " : "") + sh_single_quoted(items[i]);
   return out + ")";
 }
 
@@ -40,7 +36,8 @@ void visit(const Command& command, const std::string& path, const Visit& fn) {
 // `'bevenv lock -r' | 'bevenv lock --requirements'`: one `case` pattern per spelling.
 std::string patterns(const std::string& path, const std::vector<std::string>& keys) {
   std::string out;
-  for (const auto& key : keys) out += (out.empty() ? "" : " | ") + sh_quote(path + " " + key);
+  for (const auto& key : keys)
+    out += (out.empty() ? "" : " | ") + sh_single_quoted(path + " " + key);
   return out;
 }
 
@@ -75,7 +72,8 @@ std::string tables(const Command& root) {
   visit(root, root.name, [&](const Command& c, const std::string& path) {
     std::vector<std::string> names, flags;
     for (const auto& sub : c.commands) {
-      child += arm(sh_quote(path + " " + sub.name), "_bevenv_r=" + sh_quote(path + " " + sub.name));
+      child += arm(sh_single_quoted(path + " " + sub.name),
+                   "_bevenv_r=" + sh_single_quoted(path + " " + sub.name));
       names.push_back(sub.name + ":" + one_line(sub.description));
     }
     for (const auto& o : c.options) {
@@ -85,11 +83,11 @@ std::string tables(const Command& root) {
     }
     for (std::size_t i = 0; i < c.positionals.size(); ++i) {
       const Positional& p = c.positionals[i];
-      const std::string slot = sh_quote(path + " #" + (p.repeats ? "" : std::to_string(i)));
+      const std::string slot = sh_single_quoted(path + " #" + (p.repeats ? "" : std::to_string(i)));
       value += arm(p.repeats ? slot + "*" : slot, value_arm(p.value));
     }
-    if (!names.empty()) commands += arm(sh_quote(path), array(names));
-    options += arm(sh_quote(path), array(flags));
+    if (!names.empty()) commands += arm(sh_single_quoted(path), array(names));
+    options += arm(sh_single_quoted(path), array(flags));
   });
   return table("_bevenv_child",
                "_bevenv_r: the path of a subcommand, from `$1` = \"PATH NAME\" (`bevenv matrix "

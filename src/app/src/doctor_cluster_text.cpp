@@ -2,6 +2,8 @@
 
 #include <cstdio>
 
+#include "bevenv/util/text.hpp"
+
 namespace bevenv::app {
 namespace {
 
@@ -93,9 +95,7 @@ std::string shell_line(const std::vector<std::string>& argv) {
     } else if (arg.find('$') != std::string::npos && arg.find('"') == std::string::npos) {
       quoted = "\"" + arg + "\"";  // a placeholder the user's shell expands
     } else {
-      quoted = "'";
-      for (char c : arg) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
-      quoted += "'";
+      quoted = util::sh_single_quoted(arg);
     }
     line += (line.empty() ? "" : " ") + quoted;
   }

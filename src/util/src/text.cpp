@@ -26,4 +26,16 @@ std::string ascii_lower(std::string_view text) {
   return out;
 }
 
+std::string sh_single_quoted(std::string_view text) {
+  std::string out = "'";
+  for (const char c : text) {
+    if (c == '\'') {
+      out += "'\\''";
+    } else {
+      out += c;
+    }
+  }
+  return out + "'";
+}
+
 }  // namespace bevenv::util

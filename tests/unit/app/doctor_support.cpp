@@ -81,12 +81,6 @@ std::string venv_python_output(const std::string& venv, const std::string& code)
   return out;
 }
 
-std::string shell_quote(const std::string& text) {
-  std::string out = "'";
-  for (const char c : text) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return out + "'";
-}
-
 std::string run_shell(const std::string& command, int* exit_code) {
   FILE* pipe = ::popen((command + " 2>&1").c_str(), "r");
   REQUIRE(pipe != nullptr);

@@ -4,11 +4,13 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "bevenv/app/doctor.hpp"
 #include "bevenv/lockfiles/model.hpp"
 #include "bevenv/matrix/model.hpp"
+#include "bevenv/util/text.hpp"
 
 namespace bevenv::app::test {
 
@@ -30,7 +32,8 @@ std::string venv_python(const std::string& venv);  // BEVENV_PROBE_VENVS/<venv>/
 std::string venv_python_output(const std::string& venv, const std::string& code);
 // Runs a shell command; returns stdout+stderr together, and the exit status.
 std::string run_shell(const std::string& command, int* exit_code = nullptr);
-std::string shell_quote(const std::string& text);
+// The tests' name for bevenv's own sh quoting.
+inline std::string shell_quote(std::string_view text) { return util::sh_single_quoted(text); }
 
 // The findings with this check id.
 std::vector<probes::Finding> with_id(const std::vector<probes::Finding>& findings,

@@ -2,6 +2,9 @@
 // Runs the real bevenv-probe (or any command) and captures stdout and the exit code.
 #include <nlohmann/json.hpp>
 #include <string>
+#include <string_view>
+
+#include "bevenv/util/text.hpp"
 
 namespace bevenv::probes::test {
 
@@ -17,6 +20,7 @@ CommandResult run_command(const std::string& command);
 nlohmann::json run_probe(const std::string& args, int* exit_code = nullptr);
 
 bool file_exists(const std::string& path);
-std::string shell_quote(const std::string& text);
+// The tests' name for bevenv's own sh quoting.
+inline std::string shell_quote(std::string_view text) { return util::sh_single_quoted(text); }
 
 }  // namespace bevenv::probes::test
