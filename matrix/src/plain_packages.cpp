@@ -326,26 +326,12 @@ std::size_t plain_name_length(std::string_view text) {
 class ParseCache {
  public:
   bool version(std::string_view text, core::Version& into) {
-    if (const auto it = versions_.find(text); it != versions_.end()) {
-      into = it->second;
-      return true;
-    }
-    auto parsed = core::Version::parse(text);
-    if (!parsed) return false;
-    into = versions_.emplace(std::string(text), std::move(parsed).value()).first->second;
-    return true;
+    return parse_cached(versions_, text, into);
   }
 
   // `python` ranges repeat as much as versions do (`>=3.8`).
   bool specifiers(std::string_view text, core::SpecifierSet& into) {
-    if (const auto it = specifiers_.find(text); it != specifiers_.end()) {
-      into = it->second;
-      return true;
-    }
-    auto parsed = core::SpecifierSet::parse(text);
-    if (!parsed) return false;
-    into = specifiers_.emplace(std::string(text), std::move(parsed).value()).first->second;
-    return true;
+    return parse_cached(specifiers_, text, into);
   }
 
   // After the name, core::Requirement::parse reads the tail alone; the name is kept as written.
@@ -367,9 +353,25 @@ class ParseCache {
   }
 
  private:
-  std::unordered_map<std::string, core::Version, TextHash, std::equal_to<>> versions_;
-  std::unordered_map<std::string, core::Requirement, TextHash, std::equal_to<>> tails_;
-  std::unordered_map<std::string, core::SpecifierSet, TextHash, std::equal_to<>> specifiers_;
+  template <class T>
+  using ByText = std::unordered_map<std::string, T, TextHash, std::equal_to<>>;
+
+  // The value `text` parsed to before, else T::parse's, kept when it succeeds.
+  template <class T>
+  static bool parse_cached(ByText<T>& cache, std::string_view text, T& into) {
+    if (const auto it = cache.find(text); it != cache.end()) {
+      into = it->second;
+      return true;
+    }
+    auto parsed = T::parse(text);
+    if (!parsed) return false;
+    into = cache.emplace(std::string(text), std::move(parsed).value()).first->second;
+    return true;
+  }
+
+  ByText<core::Version> versions_;
+  ByText<core::Requirement> tails_;
+  ByText<core::SpecifierSet> specifiers_;
 };
 
 // How many records each written name has, from the lines that start `name = "`: a sizing hint,
