@@ -16,8 +16,43 @@ namespace {
 using detail::Collected;
 using detail::FileContext;
 
-const std::vector<std::string> kSections = {"matrix",  "package",  "rule",          "toolkit",
-                                            "profile", "observed", "observed_host", "failure"};
+// Reads one top-level key's value into `out`.
+using SectionReader = void (*)(const toml::node& node, const FileContext& file, std::size_t layer,
+                               Collected& out);
+
+// An EntrySection object (sections.hpp) as a plain function, to stand in the table below.
+template <const auto& section>
+void read_entries(const toml::node& node, const FileContext& file, std::size_t layer,
+                  Collected& out) {
+  section(node, file, layer, out);
+}
+
+struct TopLevelKey {
+  std::string_view name;
+  SectionReader read;
+};
+
+// The keys a matrix file may have at the top, and what reads each.
+constexpr TopLevelKey kTopLevelKeys[] = {
+    {"matrix", detail::read_meta},
+    {"package", detail::read_packages},
+    {"rule", read_entries<detail::read_rules>},
+    {"toolkit", read_entries<detail::read_toolkits>},
+    {"profile", read_entries<detail::read_profiles>},
+    {"observed", read_entries<detail::read_observed>},
+    {"observed_host", read_entries<detail::read_observed_hosts>},
+    {"failure", read_entries<detail::read_failures>},
+};
+
+// "unknown top-level key `NAME`", with the closest known key as a suggestion.
+std::string unknown_key_message(std::string_view name) {
+  std::vector<std::string> known;
+  for (const TopLevelKey& key : kTopLevelKeys) known.emplace_back(key.name);
+  std::string message = "unknown top-level key `" + std::string(name) + "`";
+  const std::string suggestion = detail::closest(name, known);
+  if (!suggestion.empty()) message += "; did you mean `" + suggestion + "`?";
+  return message;
+}
 
 void read_file(const SourceFile& source, Collected& out, std::vector<Diagnostic>& diagnostics) {
   FileContext file{source.path, source.layer, &diagnostics};
@@ -41,27 +76,12 @@ void read_file(const SourceFile& source, Collected& out, std::vector<Diagnostic>
   }
   for (const auto& [key, node] : document) {
     const std::string_view name = key.str();
-    if (name == "matrix") {
-      detail::read_meta(node, file, source.layer_index, out);
-    } else if (name == "package") {
-      detail::read_packages(node, file, source.layer_index, out);
-    } else if (name == "rule") {
-      detail::read_rules(node, file, source.layer_index, out);
-    } else if (name == "toolkit") {
-      detail::read_toolkits(node, file, source.layer_index, out);
-    } else if (name == "profile") {
-      detail::read_profiles(node, file, source.layer_index, out);
-    } else if (name == "observed") {
-      detail::read_observed(node, file, source.layer_index, out);
-    } else if (name == "observed_host") {
-      detail::read_observed_hosts(node, file, source.layer_index, out);
-    } else if (name == "failure") {
-      detail::read_failures(node, file, source.layer_index, out);
+    const auto known = std::find_if(std::begin(kTopLevelKeys), std::end(kTopLevelKeys),
+                                    [&](const TopLevelKey& top) { return top.name == name; });
+    if (known != std::end(kTopLevelKeys)) {
+      known->read(node, file, source.layer_index, out);
     } else {
-      std::string message = "unknown top-level key `" + std::string(name) + "`";
-      const std::string suggestion = detail::closest(name, kSections);
-      if (!suggestion.empty()) message += "; did you mean `" + suggestion + "`?";
-      file.error(key.source().begin, std::move(message));
+      file.error(key.source().begin, unknown_key_message(name));
     }
   }
 }
