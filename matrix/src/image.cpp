@@ -279,7 +279,9 @@ class ImageReader {
   void get(core::Specifier& s) { s = parsed(Table::specifier, specifiers_); }
   void get(core::SpecifierSet& set) {
     set = core::SpecifierSet();
-    for (std::size_t n = count(); n > 0; --n) set.add(parsed(Table::specifier, specifiers_));
+    const std::size_t n = count();
+    set.reserve(n);
+    for (std::size_t i = 0; i < n; ++i) set.add(parsed(Table::specifier, specifiers_));
   }
   void get(core::Marker& m) {
     const std::size_t id = id_in(Table::marker);

@@ -12,7 +12,14 @@ DepId DependencyKeys::dep_of(const Dependency& dependency, bool prerelease_polic
   // The specifiers as written, in order: cheap to build (no canonical sort) and it reads
   // better in explanations (`>=1.3.8,<=1.4.0`). Equal sets written differently merely get
   // two relations with the same answer.
-  std::string display = normalize_package_name(dependency.name);
+  // Written into one reused buffer: most dependencies name a key made already.
+  std::string& display = scratch_;
+  display.clear();
+  if (core::is_normalized_name(dependency.name)) {
+    display += dependency.name;
+  } else {
+    display += normalize_package_name(dependency.name);
+  }
   const std::size_t name_length = display.size();
   const auto& specifiers = dependency.specifier.specifiers();
   for (std::size_t i = 0; i < specifiers.size(); ++i) {
@@ -20,7 +27,9 @@ DepId DependencyKeys::dep_of(const Dependency& dependency, bool prerelease_polic
     display += operator_text(specifiers[i].op());
     display += specifiers[i].version_text();
   }
-  const StringId argument = pool_.intern(prerelease_policy ? display : display + " (any)");
+  if (!prerelease_policy) display += " (any)";
+  const StringId argument = pool_.intern(display);
+  if (!prerelease_policy) display.resize(display.size() - std::string_view(" (any)").size());
   const std::size_t slot = argument.index();
   if (slot >= key_of_argument_.size()) {
     key_of_argument_.resize(std::max(slot + 1, pool_.string_count()), no_key);
@@ -32,7 +41,7 @@ DepId DependencyKeys::dep_of(const Dependency& dependency, bool prerelease_polic
     std::string name = display.substr(0, name_length);
     const NameProviders* providers = providers_.find(name);
     DepKey& key = keys_.emplace_back(
-        DepKey{std::move(name), specifier, providers, prerelease_policy, std::move(display)});
+        DepKey{std::move(name), specifier, providers, prerelease_policy, display});
     bound_candidates(key);
   }
   return pool_.namespace_dep(argument);

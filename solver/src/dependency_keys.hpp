@@ -60,6 +60,7 @@ class DependencyKeys {
   std::vector<DepKey> keys_;
   std::deque<core::SpecifierSet> owned_specifiers_;  // of keys made from temporaries
   std::vector<std::uint32_t> key_of_argument_;       // by the argument's string id
+  std::string scratch_;                              // dep_of's text, reused
 };
 
 }  // namespace bevenv::solver::detail

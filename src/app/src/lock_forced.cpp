@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <deque>
 #include <iterator>
+#include <string_view>
+#include <vector>
 
 namespace bevenv::app {
 namespace {
@@ -18,24 +20,29 @@ bool meets(const std::vector<solver::Dependency>& dependencies, const std::strin
 
 // The names every record of `candidates` requires (a system record requires nothing: its
 // requirements are not solved for).
-std::set<std::string> required_by_all(const solver::Database& database,
-                                      const std::set<solver::RecordId>& candidates) {
-  std::set<std::string> common;
+// Views into the records' own names, sorted: the database outlives every use.
+std::vector<std::string_view> required_by_all(const solver::Database& database,
+                                              const std::set<solver::RecordId>& candidates) {
+  std::vector<std::string_view> common;
+  std::vector<std::string_view> names;
+  std::vector<std::string_view> both;
   bool first = true;
   for (const solver::RecordId id : candidates) {
     const solver::PackageRecord& record = database.record(id);
-    std::set<std::string> names;
+    names.clear();
     if (record.kind != solver::RecordKind::system) {
-      for (const auto& d : record.requirements) names.insert(d.name);
+      for (const auto& d : record.requirements) names.push_back(d.name);
     }
+    std::sort(names.begin(), names.end());
+    names.erase(std::unique(names.begin(), names.end()), names.end());
     if (first) {
-      common = std::move(names);
+      common.swap(names);
       first = false;
     } else {
-      std::set<std::string> both;
+      both.clear();
       std::set_intersection(common.begin(), common.end(), names.begin(), names.end(),
-                            std::inserter(both, both.end()));
-      common = std::move(both);
+                            std::back_inserter(both));
+      common.swap(both);
     }
     if (common.empty()) break;
   }
@@ -69,9 +76,11 @@ ForcedPackages::ForcedPackages(const solver::Database& database, const solver::R
   while (!pending.empty()) {
     const std::string name = pending.front();
     pending.pop_front();
-    const std::set<solver::RecordId> parents = forced_[name];
+    // A reference: std::map keeps it valid while names are added below.
+    const std::set<solver::RecordId>& parents = forced_[name];
     if (parents.empty()) continue;  // unsolvable: the solve says so
-    for (const std::string& needed : required_by_all(database, parents)) {
+    for (const std::string_view needed_view : required_by_all(database, parents)) {
+      const std::string needed(needed_view);
       if (forced_.count(needed) != 0 || provided_.count(needed) != 0) continue;
       std::set<solver::RecordId> candidates;
       for (const solver::RecordId id : database.find(needed)) {

@@ -151,6 +151,7 @@ std::optional<ErrorAt> scan_release(std::string_view text, std::size_t pos, Vers
         release_begin};
   }
   std::size_t at = release_begin;
+  out.release.reserve(4);  // one allocation for nearly every version (`1.10.0`, `2024.1.1.1`)
   while (true) {
     const std::size_t digits_end = skip_digits(text, at);
     std::uint64_t number = 0;

@@ -64,6 +64,7 @@ class SpecifierSet {
                               std::optional<bool> prereleases = std::nullopt) const;
 
   void add(Specifier s) { specifiers_.push_back(std::move(s)); }
+  void reserve(std::size_t count) { specifiers_.reserve(count); }
   SpecifierSet intersect(const SpecifierSet& other) const;
   std::string to_string() const;  // canonical: sorted as packaging's str(SpecifierSet) does
 
