@@ -244,6 +244,8 @@ void add_records(const LockInputs& inputs, Translation& out) {
       record.name = build.name;
       record.version = build.version;
       record.source = build.find_links.empty() ? build.index_url : build.find_links;
+      // Its own requirements and the few the target and rules add, without regrowing.
+      record.requirements.reserve(build.requirements.size() + 4 + inputs.target.gpus.size());
       const std::set<std::string>* extras = extras_of(out.extras, build.name);
       for (const auto& requirement : build.requirements) {
         if (!requirement_applies(requirement, extras, env)) continue;
