@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <unordered_map>
 
@@ -105,18 +106,24 @@ void keep_newest_alike(const Database& database, std::vector<RecordId> ids,
   const auto& records = database.records();
   std::stable_sort(ids.begin(), ids.end(),
                    [&](RecordId a, RecordId b) { return records[a].version > records[b].version; });
+  // Answers are worked out only for records that have an alike kept record to compare with:
+  // most records have none, and matching every specifier on the name is the costly part.
   struct Kept {
     RecordId id;
-    std::string answers;
+    std::optional<std::string> answers;
   };
   std::unordered_multimap<std::size_t, Kept> kept;  // by requirement hash
   for (const RecordId id : ids) {
     const PackageRecord& record = records[id];
-    std::string said = answers(specifiers, record.version);
+    std::optional<std::string> said;
     const std::size_t key = hash_of(record.requirements);
     auto [first, last] = kept.equal_range(key);
-    const bool stood_for = std::any_of(first, last, [&](const auto& entry) {
-      return entry.second.answers == said && alike(records[entry.second.id], record);
+    const bool stood_for = std::any_of(first, last, [&](auto& entry) {
+      Kept& other = entry.second;
+      if (!alike(records[other.id], record)) return false;
+      if (!other.answers) other.answers = answers(specifiers, records[other.id].version);
+      if (!said) said = answers(specifiers, record.version);
+      return *other.answers == *said;
     });
     if (stood_for) {
       included[id] = false;

@@ -14,13 +14,8 @@
 
 namespace bevenv::core::pep440 {
 
-struct VersionScan {
-  std::uint64_t epoch = 0;
-  std::vector<std::uint64_t> release;
-  std::optional<PreRelease> pre;
-  std::optional<std::uint64_t> post;
-  std::optional<std::uint64_t> dev;
-  std::vector<LocalSegment> local;
+// The parts found so far and where the scan stands.
+struct VersionScan : VersionParts {
   std::size_t begin = 0;        // first character of the version (its `v`, if any)
   std::size_t release_end = 0;  // just past the last release number
   std::size_t end = 0;          // just past everything scanned so far

@@ -62,8 +62,7 @@ Expected<Version, ParseError> Version::parse(std::string_view text) {
     return unexpected(pep440::to_parse_error(text, *error));
   }
   Version v;
-  v.parts_ = std::make_shared<const Parts>(Parts{scan.epoch, std::move(scan.release), scan.pre,
-                                                 scan.post, scan.dev, std::move(scan.local)});
+  v.parts_ = std::make_shared<const Parts>(std::move(static_cast<VersionParts&>(scan)));
   return v;
 }
 

@@ -25,6 +25,16 @@ struct PreRelease {
 // One dot-separated segment of a local version (`cu113`, `7`): numbers sort above strings.
 using LocalSegment = std::variant<std::uint64_t, std::string>;
 
+// What a version is made of, as the scanner finds it (pep440_scan.hpp) and a Version keeps it.
+struct VersionParts {
+  std::uint64_t epoch = 0;
+  std::vector<std::uint64_t> release;
+  std::optional<PreRelease> pre;
+  std::optional<std::uint64_t> post;
+  std::optional<std::uint64_t> dev;
+  std::vector<LocalSegment> local;
+};
+
 class Version {
  public:
   // Parses any text PEP 440 accepts (leading `v`, `-`/`_` separators, `alpha`/`c`/`pre`/`rev`
@@ -57,14 +67,7 @@ class Version {
   friend bool operator==(const Version& a, const Version& b) { return (a <=> b) == 0; }
 
  private:
-  struct Parts {
-    std::uint64_t epoch = 0;
-    std::vector<std::uint64_t> release;
-    std::optional<PreRelease> pre;
-    std::optional<std::uint64_t> post;
-    std::optional<std::uint64_t> dev;
-    std::vector<LocalSegment> local;
-  };
+  using Parts = VersionParts;
   static const Parts kNone;  // what a default-constructed version holds
   const Parts& parts() const { return parts_ ? *parts_ : kNone; }
 
