@@ -66,22 +66,19 @@ std::string_view wheel_tags(std::string_view filename) {
 
 }  // namespace
 
-bool FileFit::wheel_fits(const std::string& filename) {
-  const std::string_view tags = wheel_tags(filename);
-  if (!tags.empty()) {
-    if (const auto known = by_tags_.find(tags); known != by_tags_.end()) return known->second;
-  }
+bool FileFit::wheel_fits(const std::string& filename, std::string_view tags) {
+  if (const auto known = by_tags_.find(tags); known != by_tags_.end()) return known->second;
   const auto wheel = index::parse_wheel_filename(filename);
   if (!wheel) return false;
   const bool fits = ranking_.rank(*wheel).has_value();
-  if (!tags.empty()) by_tags_.emplace(tags, fits);
+  by_tags_.emplace(tags, fits);
   return fits;
 }
 
 bool FileFit::any(const matrix::PackageVersion& record) {
   for (const auto& artifact : record.artifacts) {
-    if (!wheel_tags(artifact.filename).empty()) {
-      if (wheel_fits(artifact.filename)) return true;
+    if (const std::string_view tags = wheel_tags(artifact.filename); !tags.empty()) {
+      if (wheel_fits(artifact.filename, tags)) return true;
     } else if (index::parse_sdist_filename(artifact.filename, record.name)) {
       return true;
     }

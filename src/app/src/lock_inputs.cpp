@@ -18,12 +18,14 @@ namespace fs = std::filesystem;
 using core::Error;
 using core::ExitCode;
 
-// Whether package sources are given: they then decide what exists, so the generated layer's
-// releases (a PyPI snapshot) stay out of the matrix, and a name only they described is read from
-// the sources like any other. Curated records stay, with what the snapshot filled in.
-bool sources_given(const LockOptions& options) {
-  return options.index_url || !options.extra_index_urls.empty() || !options.find_links.empty() ||
-         options.no_index;
+// The package sources the flags give, as the lock records them (`index URL`, `find-links DIR`).
+std::vector<std::string> index_sources_of(const LockOptions& options) {
+  std::vector<std::string> out;
+  if (options.index_url) out.push_back("index " + *options.index_url);
+  for (const auto& url : options.extra_index_urls) out.push_back("extra-index " + url);
+  for (const auto& url : options.find_links) out.push_back("find-links " + url);
+  if (options.no_index) out.push_back("no-index");
+  return out;
 }
 
 // Hashes what the matrix was loaded from, so that an edited overlay makes a lock stale.
@@ -71,8 +73,12 @@ std::string profile_names(const matrix::Matrix& m) {
 
 LockInputs gather_lock_inputs(const LockOptions& options) {
   LockInputs inputs;
+  inputs.index_sources = index_sources_of(options);
+  // Sources given decide what exists: the generated layer's releases (a PyPI snapshot) stay out
+  // of the matrix, and a name only they described is read from the sources like any other.
+  // Curated records stay, with what the snapshot filled in.
   MatrixOptions matrix_options = options.matrix;
-  matrix_options.without_generated_releases = sources_given(options);
+  matrix_options.without_generated_releases = !inputs.index_sources.empty();
   inputs.matrix = load_matrix_or_throw(matrix_options);
   inputs.matrix_digest = digest_matrix_sources(options.matrix);
 
@@ -130,12 +136,6 @@ LockInputs gather_lock_inputs(const LockOptions& options) {
   inputs.target_notes = std::move(choice.notes);
   inputs.target_warnings = std::move(choice.warnings);
   inputs.recorded = inputs_to_record(options, inputs.target, inputs.profile != nullptr);
-
-  if (options.index_url) inputs.index_sources.push_back("index " + *options.index_url);
-  for (const auto& url : options.extra_index_urls)
-    inputs.index_sources.push_back("extra-index " + url);
-  for (const auto& url : options.find_links) inputs.index_sources.push_back("find-links " + url);
-  if (options.no_index) inputs.index_sources.push_back("no-index");
 
   inputs.output = options.output.value_or(
       project && project->lockfile ? *project->lockfile : std::filesystem::path("bevenv.lock"));

@@ -175,7 +175,7 @@ bool target_rules_out(const matrix::PackageVersion& build, const TargetFit& fit,
 // records change no pool).
 std::unordered_set<const matrix::Package*> reachable_packages(const LockInputs& inputs,
                                                               const Translation& out,
-                                                              TargetMarkers& env) {
+                                                              TargetMarkers& markers) {
   std::unordered_set<const matrix::Package*> reached;
   std::map<std::string, std::set<std::string>, std::less<>> in_play(out.extras.begin(),
                                                                     out.extras.end());
@@ -208,7 +208,7 @@ std::unordered_set<const matrix::Package*> reachable_packages(const LockInputs& 
       for (const auto& requirement : build.requirements) {
         const matrix::Package* target = inputs.matrix.find_package(requirement.name);
         if (target == nullptr || !news(target, requirement) ||
-            !requirement_applies(requirement, &extras, env))
+            !requirement_applies(requirement, &extras, markers))
           continue;
         want(target);
         for (const auto& extra : requirement.extras) ask(target, extra);
