@@ -1,5 +1,6 @@
 #include "bevenv/app/lock.hpp"
 #include "bevenv/app/lockfile_commands.hpp"
+#include "bevenv/util/heap.hpp"
 #include "commands.hpp"
 
 namespace bevenv::cli {
@@ -59,7 +60,12 @@ void add_lock_commands(CLI::App& root, const GlobalOptions& global, Action& acti
     if (!requirements_file->empty()) lock_options->requirements_file = *requirements_file;
     lock_options->matrix = matrix_options(global);
     lock_options->index_progress = !global.quiet && !global.json;
-    action = [lock_options] { return app::lock(*lock_options); };
+    action = [lock_options] {
+      // A lock makes a few hundred thousand small objects, some 20-40 MiB, and exits: a heap
+      // grown once, in huge pages, spares it thousands of page faults.
+      util::prepare_heap(std::size_t{64} << 20);
+      return app::lock(*lock_options);
+    };
   });
 
   auto why_options = std::make_shared<app::WhyOptions>();
