@@ -27,10 +27,10 @@ constexpr std::uint64_t kFormat = 4;
 // A field added to one of these records must be listed in image_fields.hpp; this size check
 // (for the one ABI the project builds on) makes that hard to forget.
 #if defined(__x86_64__) && defined(__GLIBCXX__) && defined(_GLIBCXX_USE_CXX11_ABI)
-static_assert(sizeof(PackageVersion) == 824, "list the new field in image_fields.hpp");
+static_assert(sizeof(PackageVersion) == 816, "list the new field in image_fields.hpp");
 static_assert(sizeof(Profile) == 632, "list the new field in image_fields.hpp");
-static_assert(sizeof(Rule) == 560, "list the new field in image_fields.hpp");
-static_assert(sizeof(Failure) == 520, "list the new field in image_fields.hpp");
+static_assert(sizeof(Rule) == 536, "list the new field in image_fields.hpp");
+static_assert(sizeof(Failure) == 512, "list the new field in image_fields.hpp");
 static_assert(sizeof(ObservedHost) == 344, "list the new field in image_fields.hpp");
 static_assert(sizeof(Matrix) == 256, "list the new field in image_fields.hpp");
 #endif
@@ -277,11 +277,23 @@ class ImageReader {
   void get(std::string& s) { s = texts(Table::text)[id_in(Table::text)]; }
   void get(core::Version& v) { v = parsed(Table::version, versions_); }
   void get(core::Specifier& s) { s = parsed(Table::specifier, specifiers_); }
+  // A set is its specifiers' ids; the same ids recur across releases (`numpy>=1.17`), so each
+  // distinct list is built once and shared by the sets that copy it.
   void get(core::SpecifierSet& set) {
-    set = core::SpecifierSet();
+    const std::string_view start = rest_;
     const std::size_t n = count();
-    set.reserve(n);
-    for (std::size_t i = 0; i < n; ++i) set.add(parsed(Table::specifier, specifiers_));
+    for (std::size_t i = 0; i < n; ++i) id_in(Table::specifier);
+    const std::string_view encoded = start.substr(0, start.size() - rest_.size());
+    auto [at, added] = sets_.try_emplace(encoded);
+    if (added) {
+      std::string_view ids = encoded;
+      std::swap(ids, rest_);
+      count();
+      at->second.reserve(n);
+      for (std::size_t i = 0; i < n; ++i) at->second.add(parsed(Table::specifier, specifiers_));
+      std::swap(ids, rest_);
+    }
+    set = at->second;
   }
   void get(core::Marker& m) {
     const std::size_t id = id_in(Table::marker);
@@ -344,6 +356,7 @@ class ImageReader {
   std::vector<std::optional<core::Version>> versions_;
   std::vector<std::optional<core::Specifier>> specifiers_;
   std::vector<std::optional<core::Marker>> markers_;
+  std::unordered_map<std::string_view, core::SpecifierSet> sets_;  // by their encoded ids
 };
 
 }  // namespace

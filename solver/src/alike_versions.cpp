@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 
 namespace bevenv::solver::detail {
 namespace {
@@ -24,6 +25,7 @@ std::size_t hash_of(const core::SpecifierSet& set) {
 }
 
 bool same(const core::SpecifierSet& a, const core::SpecifierSet& b) {
+  if (a.identity() == b.identity()) return true;  // one list, shared
   return std::equal(a.specifiers().begin(), a.specifiers().end(), b.specifiers().begin(),
                     b.specifiers().end(), [](const core::Specifier& x, const core::Specifier& y) {
                       return x.op() == y.op() && x.is_wildcard() == y.is_wildcard() &&
@@ -61,7 +63,9 @@ class SpecifiersByName {
   void add(const std::string& name, const core::SpecifierSet& specifier) {
     auto it = lists_.find(name);
     if (it == lists_.end() || specifier.empty()) return;
-    auto& [seen, list] = it->second;
+    auto& [shared, seen, list] = it->second;
+    // Most sets are copies of a few: one seen already is known by its identity, unhashed.
+    if (!shared.insert(specifier.identity()).second) return;
     const std::size_t key = hash_of(specifier);
     auto [first, last] = seen.equal_range(key);
     for (auto at = first; at != last; ++at) {
@@ -74,12 +78,16 @@ class SpecifiersByName {
     for (const Dependency& d : dependencies) add(d.name, d.specifier);
   }
   const std::vector<const core::SpecifierSet*>& of(const std::string& name) const {
-    return lists_.at(name).second;
+    return lists_.at(name).list;
   }
 
  private:
-  using Seen = std::unordered_multimap<std::size_t, const core::SpecifierSet*>;
-  std::unordered_map<std::string, std::pair<Seen, std::vector<const core::SpecifierSet*>>> lists_;
+  struct Lists {
+    std::unordered_set<const void*> shared;  // identities of the sets added
+    std::unordered_multimap<std::size_t, const core::SpecifierSet*> seen;  // by content hash
+    std::vector<const core::SpecifierSet*> list;                           // distinct contents
+  };
+  std::unordered_map<std::string, Lists> lists_;
 };
 
 bool all_match(const core::SpecifierSet& set, const core::Version& version) {

@@ -41,6 +41,15 @@ bool any_mentions_prerelease(const std::vector<Specifier>& specs) {
 
 }  // namespace
 
+std::vector<Specifier>& SpecifierSet::own() {
+  if (!specifiers_) {
+    specifiers_ = std::make_shared<std::vector<Specifier>>();
+  } else if (specifiers_.use_count() > 1) {
+    specifiers_ = std::make_shared<std::vector<Specifier>>(*specifiers_);
+  }
+  return *specifiers_;
+}
+
 Expected<SpecifierSet, ParseError> SpecifierSet::parse(std::string_view text) {
   SpecifierSet set;
   std::size_t begin = 0;
@@ -57,7 +66,7 @@ Expected<SpecifierSet, ParseError> SpecifierSet::parse(std::string_view text) {
         error.column += pep440::to_parse_error(text, {"", begin}).column - 1;
         return unexpected(std::move(error));
       }
-      set.specifiers_.push_back(std::move(spec.value()));
+      set.add(std::move(spec.value()));
     }
     begin = comma + 1;
   }
@@ -68,13 +77,13 @@ bool SpecifierSet::contains(const Version& v, std::optional<bool> prereleases) c
   // packaging 26: a lone version has no alternatives, so with the policy unset a pre-release
   // matches whenever the specifiers do; only an explicit `false` rejects it.
   if (prereleases == false && v.is_prerelease()) return false;
-  return std::all_of(specifiers_.begin(), specifiers_.end(),
-                     [&](const Specifier& s) { return s.matches(v); });
+  const std::vector<Specifier>& all = specifiers();
+  return std::all_of(all.begin(), all.end(), [&](const Specifier& s) { return s.matches(v); });
 }
 
 std::vector<Version> SpecifierSet::filter(const std::vector<Version>& candidates,
                                           std::optional<bool> prereleases) const {
-  if (!prereleases && any_mentions_prerelease(specifiers_)) prereleases = true;
+  if (!prereleases && any_mentions_prerelease(specifiers())) prereleases = true;
   std::vector<Version> finals;
   std::vector<Version> pre_only;
   for (const Version& v : candidates) {
@@ -92,15 +101,19 @@ std::vector<Version> SpecifierSet::filter(const std::vector<Version>& candidates
 }
 
 SpecifierSet SpecifierSet::intersect(const SpecifierSet& other) const {
+  if (other.empty()) return *this;
+  if (empty()) return other;
   SpecifierSet out = *this;
-  out.specifiers_.insert(out.specifiers_.end(), other.specifiers_.begin(), other.specifiers_.end());
+  std::vector<Specifier>& into = out.own();
+  into.insert(into.end(), other.specifiers_->begin(), other.specifiers_->end());
   return out;
 }
 
 std::string SpecifierSet::to_string() const {
   std::vector<const Specifier*> sorted;
-  sorted.reserve(specifiers_.size());
-  for (const Specifier& s : specifiers_) sorted.push_back(&s);
+  const std::vector<Specifier>& all = specifiers();
+  sorted.reserve(all.size());
+  for (const Specifier& s : all) sorted.push_back(&s);
   std::stable_sort(sorted.begin(), sorted.end(), [](const Specifier* a, const Specifier* b) {
     return a->to_string() < b->to_string();
   });

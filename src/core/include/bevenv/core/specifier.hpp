@@ -1,5 +1,6 @@
 #pragma once
 // PEP 440 version specifiers and specifier sets, with pip's pre-release policy.
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -46,13 +47,20 @@ class Specifier {
 };
 
 class SpecifierSet {
+  static constexpr std::vector<Specifier> kNoSpecifiers{};
+
  public:
   SpecifierSet() = default;
   // Comma-separated specifiers; empty text is the set that matches everything.
   static Expected<SpecifierSet, ParseError> parse(std::string_view text);
 
-  const std::vector<Specifier>& specifiers() const { return specifiers_; }
-  bool empty() const { return specifiers_.empty(); }
+  const std::vector<Specifier>& specifiers() const {
+    return specifiers_ ? *specifiers_ : kNoSpecifiers;
+  }
+  // The same for sets that share one list (copies of one set); sets with equal specifiers may
+  // still have different identities. Null for an empty set.
+  const void* identity() const { return specifiers_.get(); }
+  bool empty() const { return !specifiers_ || specifiers_->empty(); }
 
   // packaging 26's SpecifierSet.contains(v, prereleases): when `prereleases` is unset, a
   // pre-release that matches is accepted; only `false` rejects it. pip's stricter policy is
@@ -63,13 +71,18 @@ class SpecifierSet {
   std::vector<Version> filter(const std::vector<Version>& candidates,
                               std::optional<bool> prereleases = std::nullopt) const;
 
-  void add(Specifier s) { specifiers_.push_back(std::move(s)); }
-  void reserve(std::size_t count) { specifiers_.reserve(count); }
+  void add(Specifier s) { own().push_back(std::move(s)); }
+  void reserve(std::size_t count) { own().reserve(count); }
   SpecifierSet intersect(const SpecifierSet& other) const;
   std::string to_string() const;  // canonical: sorted as packaging's str(SpecifierSet) does
 
  private:
-  std::vector<Specifier> specifiers_;
+  // The list, unshared first (a copy made to be changed).
+  std::vector<Specifier>& own();
+
+  // Shared by copies, so that copying a set (every requirement a lock turns into a solver
+  // dependency) costs a reference count; written only while unshared. Null: no specifier.
+  std::shared_ptr<std::vector<Specifier>> specifiers_;
 };
 
 }  // namespace bevenv::core
