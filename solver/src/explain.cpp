@@ -219,7 +219,7 @@ class TreeBuilder {
       for (DepId dep : it->second) {
         const Dependency* requirement = universe_.requirement_of(p, dep);
         reasons.push_back(Reason::requires_(universe_.keys().key_of(dep).display,
-                                            requirement ? requirement->origin : std::string(),
+                                            requirement ? requirement->origin.str() : std::string(),
                                             explain_dep(dep)));
       }
     }

@@ -110,7 +110,7 @@ ExplanationStep wants_step(const Dependency& root, const DepKey& key) {
   step.dependency = key.display;
   step.origin = root.origin;
   step.text =
-      (root.origin.empty() ? std::string("the request") : root.origin) + " wants " + key.display;
+      (root.origin.empty() ? std::string("the request") : root.origin.str()) + " wants " + key.display;
   return step;
 }
 

@@ -1,6 +1,7 @@
 #include "lock_translate.hpp"
 
 #include <algorithm>
+#include <iterator>
 #include <map>
 #include <optional>
 #include <set>
@@ -16,7 +17,7 @@
 
 namespace bevenv::app {
 
-solver::Dependency dependency_of(const core::Requirement& r, std::string origin) {
+solver::Dependency dependency_of(const core::Requirement& r, util::SharedText origin) {
   return solver::Dependency{core::normalize_name(r.name), r.specifier, std::move(origin)};
 }
 
@@ -232,10 +233,14 @@ void add_records(const LockInputs& inputs, Translation& out) {
   const bool reach_only = inputs.index_sources.empty();
   const auto reached = reach_only ? reachable_packages(inputs, out, env)
                                   : std::unordered_set<const matrix::Package*>();
+  // A record's requirements are gathered here and then moved into a list of their exact size:
+  // thousands of records, most with a few requirements.
+  std::vector<solver::Dependency> gathered;
   for (const auto& [name, package] : inputs.matrix.packages) {
     if (reach_only && reached.count(&package) == 0) continue;
     for (const auto& build : package.versions) {
       const std::string self = build.name + " " + build.version.to_string();
+      const util::SharedText origin(self);  // shared by the record's own requirements
       TargetFit fit = fit_on_target(build, files, inputs, self);
       if (out.scope == RecordScope::installable &&
           target_rules_out(build, fit, inputs.target, cuda_specifiers))
@@ -244,26 +249,24 @@ void add_records(const LockInputs& inputs, Translation& out) {
       record.name = build.name;
       record.version = build.version;
       record.source = build.find_links.empty() ? build.index_url : build.find_links;
-      // Its own requirements and the few the target and rules add, without regrowing.
-      record.requirements.reserve(build.requirements.size() + 4 + inputs.target.gpus.size());
       const std::set<std::string>* extras = extras_of(out.extras, build.name);
       for (const auto& requirement : build.requirements) {
         if (!requirement_applies(requirement, extras, env)) continue;
-        record.requirements.push_back(dependency_of(requirement, self));
+        gathered.push_back(dependency_of(requirement, origin));
       }
       for (auto& bound : rule_requirements(out, build.name, build.version))
-        record.requirements.push_back(std::move(bound));
-      if (fit.missing) record.requirements.push_back(std::move(*fit.missing));
+        gathered.push_back(std::move(bound));
+      if (fit.missing) gathered.push_back(std::move(*fit.missing));
       if (!build.python.empty()) {
-        record.requirements.push_back({kPythonVirtual, build.python, self + " (Python range)"});
+        gathered.push_back({kPythonVirtual, build.python, self + " (Python range)"});
       }
       if (build.cuda && inputs.target.cuda_driver) {
-        record.requirements.push_back({kCudaVirtual, cuda_specifiers.at_least(*build.cuda),
-                                       self + " (CUDA " + build.cuda->to_string() + " runtime)"});
+        gathered.push_back({kCudaVirtual, cuda_specifiers.at_least(*build.cuda),
+                            self + " (CUDA " + build.cuda->to_string() + " runtime)"});
       }
       if (build.cuda) {
-        record.requirements.push_back({kCudaBuildVirtual, cuda_specifiers.same_release(*build.cuda),
-                                       self + " (built for CUDA " + build.cuda->to_string() + ")"});
+        gathered.push_back({kCudaBuildVirtual, cuda_specifiers.same_release(*build.cuda),
+                            self + " (built for CUDA " + build.cuda->to_string() + ")"});
         cuda_builds.insert(*build.cuda);
       }
       std::string ptx_for;
@@ -271,14 +274,17 @@ void add_records(const LockInputs& inputs, Translation& out) {
         const GpuArch& gpu = inputs.target.gpus[g];
         const KernelSupport support = fit.kernels[g];
         if (support == KernelSupport::none) {
-          record.requirements.push_back({kernels_virtual(gpu), core::SpecifierSet(),
-                                         self + " (no SASS or PTX for " + gpu.name() + ")"});
+          gathered.push_back({kernels_virtual(gpu), core::SpecifierSet(),
+                              self + " (no SASS or PTX for " + gpu.name() + ")"});
         } else if (support == KernelSupport::ptx) {
           ptx_for += (ptx_for.empty() ? "" : ", ") + gpu.name();
         }
       }
       // Prebuilt wheels first: a source build is chosen only when no wheel fits, and a build
       // that reaches a target GPU only through PTX JIT only when nothing carries its SASS.
+      record.requirements.assign(std::make_move_iterator(gathered.begin()),
+                                 std::make_move_iterator(gathered.end()));
+      gathered.clear();
       record.disfavored = !ptx_for.empty() || build.build == matrix::BuildKind::source;
       const solver::RecordId id = out.database.add(std::move(record));
       out.records[id] = &build;

@@ -92,7 +92,7 @@ const std::set<std::string>* extras_of(const ExtrasAsked& asked, const std::stri
 ExtrasAsked requested_extras(const LockInputs& inputs);
 
 // A requirement as a solver dependency of its package (its extras: lock_extras.hpp).
-solver::Dependency dependency_of(const core::Requirement& r, std::string origin);
+solver::Dependency dependency_of(const core::Requirement& r, util::SharedText origin);
 
 // The target's marker environment, with each marker's result kept per extra: the matrix shares
 // one parse among the requirements whose markers are spelled alike (hundreds of releases carry

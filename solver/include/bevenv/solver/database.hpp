@@ -10,6 +10,7 @@
 
 #include "bevenv/core/specifier.hpp"
 #include "bevenv/core/version.hpp"
+#include "bevenv/util/shared_text.hpp"
 
 namespace bevenv::solver {
 
@@ -18,7 +19,7 @@ namespace bevenv::solver {
 struct Dependency {
   std::string name;  // normalized by Database::add / solve()
   core::SpecifierSet specifier;
-  std::string origin;
+  util::SharedText origin;  // shared by the requirements of one record
 };
 
 // An extra name a record answers to (`__sm` capability 8.6 on a host record). Without a
