@@ -1,5 +1,6 @@
 #include <chrono>
 #include <filesystem>
+#include <future>
 #include <optional>
 #include <variant>
 
@@ -346,18 +347,31 @@ CommandOutput lock(const LockOptions& given) {
   const auto start = Clock::now();
   std::vector<Line> target;
   const fs::path path = given.output.value_or(default_lockfile(given.project_file));
-  const std::optional<lockfiles::Lockfile> previous = previous_lock(path, target);
+  std::optional<lockfiles::Lockfile> previous;
   LockOptions options = given;
-  // Not naming what to lock asks again what the lock recorded, under the flags given.
-  if (previous && names_nothing_to_lock(given)) {
-    options = with_recorded_inputs(given, *previous);
-    if (std::string note = recorded_inputs_note(*previous, path.string()); !note.empty()) {
-      target.push_back({Mark::none, 0, std::move(note), false, false});
+  // A command that names what to lock needs the old lock only after the matrix has loaded, so
+  // the old lock is read on a second thread meanwhile (each takes milliseconds). The future's
+  // destructor waits for the reader, should gathering throw.
+  std::future<std::optional<lockfiles::Lockfile>> reading;
+  if (names_nothing_to_lock(given)) {
+    previous = previous_lock(path, target);
+    // Not naming what to lock asks again what the lock recorded, under the flags given.
+    if (previous) {
+      options = with_recorded_inputs(given, *previous);
+      if (std::string note = recorded_inputs_note(*previous, path.string()); !note.empty()) {
+        target.push_back({Mark::none, 0, std::move(note), false, false});
+      }
     }
+  } else {
+    reading =
+        std::async(std::launch::async, [&path, &target] { return previous_lock(path, target); });
   }
   const util::ScopeOrExit<LockInputs> gathered(gather_lock_inputs(options));
+  if (reading.valid()) previous = reading.get();
+  // Like the inputs, the old lock is left to the operating system at exit.
+  const util::ScopeOrExit<std::optional<lockfiles::Lockfile>> replaced(std::move(previous));
   const LockInputs& inputs = *gathered;
-  CommandOutput out = resolve_and_write(options, inputs, previous ? &*previous : nullptr, start);
+  CommandOutput out = resolve_and_write(options, inputs, *replaced ? &**replaced : nullptr, start);
   // Where the target came from goes to stderr, before anything else the command says there.
   for (const auto& note : inputs.target_notes)
     target.push_back({Mark::none, 0, note, false, false});
