@@ -154,3 +154,19 @@ TEST_CASE("invalid specifiers say where and why", "[specifier]") {
   CHECK(error_of("1.0").find("expected an operator") != std::string::npos);
   CHECK(error_of(">=1.99999999999999999999").find("too large") != std::string::npos);
 }
+
+TEST_CASE("a copied specifier set shares its list until one side changes", "[specifier]") {
+  const bevenv::core::SpecifierSet original = set(">=1.0");
+  bevenv::core::SpecifierSet copy = original;
+  CHECK(copy.identity() == original.identity());
+  copy.add(bevenv::core::Specifier::parse("<2.0").value());
+  CHECK(copy.identity() != original.identity());
+  CHECK(original.to_string() == ">=1.0");
+  CHECK(copy.to_string() == "<2.0,>=1.0");
+  // An empty set has no list; intersecting with one returns the other side as it is.
+  const bevenv::core::SpecifierSet none;
+  CHECK(none.identity() == nullptr);
+  CHECK(none.specifiers().empty());
+  CHECK(original.intersect(none).identity() == original.identity());
+  CHECK(none.intersect(original).to_string() == ">=1.0");
+}

@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -107,6 +108,37 @@ TEST_CASE("an image reads back every kind of field", "[matrix][image]") {
     CHECK(read->env == profile.env);
     CHECK(read->lineage == profile.lineage);
   }
+}
+
+TEST_CASE("the image shares one specifier list among the sets written alike", "[matrix][image]") {
+  auto compiled = matrix::detail::read_image(matrix::detail::embedded_image(),
+                                             std::string(matrix::embedded_digest()));
+  REQUIRE(compiled);
+  // Every set written alike in the image is one list: copies cost a reference count.
+  std::set<const void*> lists;
+  std::size_t sets = 0;
+  for (const auto& [name, package] : compiled->packages) {
+    for (const auto& version : package.versions) {
+      for (const auto& requirement : version.requirements) {
+        if (requirement.specifier.empty()) continue;
+        ++sets;
+        lists.insert(requirement.specifier.identity());
+      }
+    }
+  }
+  CHECK(sets > 2 * lists.size());  // far fewer lists than sets
+  const matrix::Package* numba = compiled->find_package("numba");
+  REQUIRE(numba != nullptr);
+  const void* first = nullptr;
+  std::size_t shared = 0;
+  for (const auto& version : numba->versions) {
+    for (const auto& requirement : version.requirements) {
+      if (requirement.name != "numpy" || requirement.specifier.empty()) continue;
+      if (first == nullptr) first = requirement.specifier.identity();
+      if (requirement.specifier.identity() == first) ++shared;
+    }
+  }
+  CHECK(shared > 1);
 }
 
 TEST_CASE("a damaged or foreign image is refused, never misread", "[matrix][image]") {

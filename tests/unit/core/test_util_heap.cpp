@@ -1,0 +1,62 @@
+// util/heap: the heap a lock prepares is still an ordinary heap, and where the kernel offers
+// transparent huge pages, the memory it hands out lies in a mapping that may use them.
+#include <catch2/catch.hpp>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "bevenv/util/heap.hpp"
+
+namespace {
+
+// `[madvise]` or `[always]`: the kernel honours MADV_HUGEPAGE.
+bool huge_pages_offered() {
+  std::ifstream in("/sys/kernel/mm/transparent_hugepage/enabled");
+  std::string line;
+  std::getline(in, line);
+  return line.find("[madvise]") != std::string::npos || line.find("[always]") != std::string::npos;
+}
+
+// The `THPeligible` line of the mapping in /proc/self/smaps that holds `address`; -1 if none.
+int huge_page_eligible(const void* address) {
+  const auto at = reinterpret_cast<std::uintptr_t>(address);
+  std::ifstream smaps("/proc/self/smaps");
+  std::string line;
+  bool inside = false;
+  while (std::getline(smaps, line)) {
+    std::uintptr_t begin = 0;
+    std::uintptr_t end = 0;
+    char dash = 0;
+    std::istringstream range(line);
+    if (range >> std::hex >> begin >> dash >> end && dash == '-') {
+      inside = begin <= at && at < end;
+      continue;
+    }
+    if (inside && line.rfind("THPeligible:", 0) == 0) return std::stoi(line.substr(12));
+  }
+  return -1;
+}
+
+}  // namespace
+
+TEST_CASE("a prepared heap hands out memory that reads back, in huge-page-eligible mappings",
+          "[util]") {
+  bevenv::util::prepare_heap(std::size_t{32} << 20);
+  std::vector<std::vector<int>> blocks;
+  for (int i = 0; i < 1000; ++i) blocks.emplace_back(1000, i);  // a few MB of small blocks
+  for (int i = 0; i < 1000; ++i) CHECK(blocks[static_cast<std::size_t>(i)][999] == i);
+  // A block of 4 MiB comes from the heap (not a mapping of its own) and is eligible.
+  void* large = std::malloc(std::size_t{4} << 20);
+  REQUIRE(large != nullptr);
+  std::memset(large, 1, std::size_t{4} << 20);
+  if (huge_pages_offered()) {
+    CHECK(huge_page_eligible(static_cast<char*>(large) + (std::size_t{2} << 20)) == 1);
+  } else {
+    WARN("transparent huge pages are off on this kernel: eligibility not checked");
+  }
+  std::free(large);
+}

@@ -1,0 +1,36 @@
+// util/shared_text: copies share one buffer and compare as the text they hold.
+#include <catch2/catch.hpp>
+#include <map>
+#include <string>
+
+#include "bevenv/util/shared_text.hpp"
+
+using bevenv::util::SharedText;
+
+TEST_CASE("a shared text compares and joins as the text it holds", "[util]") {
+  const SharedText label(std::string("torch 2.8.0"));
+  const SharedText copy = label;  // NOLINT(performance-unnecessary-copy-initialization)
+  CHECK(&copy.str() == &label.str());
+  CHECK(copy == label);
+  CHECK(label == "torch 2.8.0");
+  CHECK(label == std::string("torch 2.8.0"));
+  CHECK(label != "torch");
+  CHECK(label < "vision");
+  CHECK(label + " (Python range)" == "torch 2.8.0 (Python range)");
+  const std::string& as_string = label;
+  CHECK(as_string == "torch 2.8.0");
+}
+
+TEST_CASE("an empty shared text holds nothing and reads as an empty string", "[util]") {
+  const SharedText none;
+  CHECK(none.empty());
+  CHECK(none.str().empty());
+  CHECK(SharedText(std::string()).empty());
+  CHECK(none == "");
+}
+
+TEST_CASE("a shared text finds its entry in a map keyed by strings", "[util]") {
+  const std::map<std::string, int, std::less<>> by_label{{"rule `a`", 1}, {"rule `b`", 2}};
+  const SharedText label("rule `b`");
+  CHECK(by_label.find(label.str())->second == 2);
+}
