@@ -293,11 +293,9 @@ std::vector<std::string> IndexSearch::visit(const std::set<std::string>& round) 
       if (!admitted_by_request(translation_.database.record(id))) continue;
       for (const auto& d : translation_.database.record(id).requirements)
         ask(d.name, d.specifier, {}, false);
-      const auto it = translation_.records.find(id);
-      if (it != translation_.records.end() && !it->second->deps_complete &&
-          it->second->build != matrix::BuildKind::source) {
-        incomplete_[id] = {name, id, it->second};
-      }
+      const matrix::PackageVersion* build = translation_.records.find(id);
+      if (build != nullptr && !build->deps_complete && build->build != matrix::BuildKind::source)
+        incomplete_[id] = {name, id, build};
     }
   }
   return listed;
@@ -383,9 +381,9 @@ void IndexSearch::leave_to_curated(const std::string& name, std::vector<Release>
   for (const auto& release : releases) served.insert(release.first);
   std::set<core::Version> curated;
   for (const auto id : translation_.database.find(name)) {
-    const auto it = translation_.records.find(id);
-    if (it == translation_.records.end()) continue;
-    const matrix::PackageVersion& build = *it->second;
+    const matrix::PackageVersion* found = translation_.records.find(id);
+    if (found == nullptr) continue;
+    const matrix::PackageVersion& build = *found;
     const auto published = core::Version::parse(build.install_version());
     curated.insert(build.version);
     if (published) curated.insert(*published);
@@ -410,7 +408,7 @@ void IndexSearch::admit_release(const std::string& name, const Release& release)
   // The matrix's `requires` rules hold for an index's releases as for its own records.
   record.requirements = rule_requirements(translation_, name, version);
   const solver::RecordId id = translation_.database.add(std::move(record));
-  translation_.records[id] = &build;
+  translation_.records.add(id, &build);
   candidate_of_[id] = {name, version};
   Candidate& c = candidates_[name][version];
   c.record = id;

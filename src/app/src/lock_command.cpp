@@ -156,9 +156,9 @@ std::vector<std::string> requirements_not_complete(const Translation& translatio
                                                    const solver::Solution& solution) {
   std::vector<std::string> out;
   for (const auto& chosen : solution.packages) {
-    const auto record = translation.records.find(chosen.record);
-    if (record == translation.records.end()) continue;
-    const matrix::PackageVersion& build = *record->second;
+    const matrix::PackageVersion* record = translation.records.find(chosen.record);
+    if (record == nullptr) continue;
+    const matrix::PackageVersion& build = *record;
     if (build.deps_complete || build.build == matrix::BuildKind::source) continue;
     out.push_back(build.name + " " + build.version.to_string());
   }

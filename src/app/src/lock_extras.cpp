@@ -150,7 +150,7 @@ void add_extra_records(Translation& t, const LockInputs& inputs) {
     for (const solver::RecordId id : records->second) {
       const bool disfavored = t.database.record(id).disfavored;
       for (const auto& [extra, spellings] : extras) {
-        auto record = extra_record(*t.records.at(id), spellings, disfavored, t, wanted, env);
+        auto record = extra_record(*t.records.find(id), spellings, disfavored, t, wanted, env);
         auto& names = t.extra_records[name];
         if (std::find(names.begin(), names.end(), record.name) == names.end())
           names.push_back(record.name);

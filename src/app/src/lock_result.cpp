@@ -121,9 +121,9 @@ lockfiles::Environment environment_of(const LockInputs& inputs, const Translatio
   lockfiles::Environment env;
   std::optional<core::Version> cuda;
   for (const auto& chosen : solution.packages) {
-    const auto record = translation.records.find(chosen.record);
-    if (record == translation.records.end() || !record->second->cuda) continue;
-    if (!cuda || *record->second->cuda > *cuda) cuda = record->second->cuda;
+    const matrix::PackageVersion* record = translation.records.find(chosen.record);
+    if (record == nullptr || !record->cuda) continue;
+    if (!cuda || *record->cuda > *cuda) cuda = record->cuda;
   }
   if (!cuda && inputs.profile != nullptr && !inputs.profile->cuda.empty()) {
     if (auto parsed = core::Version::parse(inputs.profile->cuda)) cuda = parsed.value();
@@ -273,9 +273,9 @@ lockfiles::Lockfile build_lockfile(const LockInputs& inputs, const Translation& 
   lock.environment = environment_of(inputs, translation, solution);
   const std::string arch = lock.environment.torch_cuda_arch_list;
   for (const auto& chosen : solution.packages) {
-    const auto record = translation.records.find(chosen.record);
-    if (chosen.is_system || record == translation.records.end()) continue;
-    const matrix::PackageVersion& build = *record->second;
+    const matrix::PackageVersion* record = translation.records.find(chosen.record);
+    if (chosen.is_system || record == nullptr) continue;
+    const matrix::PackageVersion& build = *record;
     lockfiles::Package package =
         locked_package(chosen, build, inputs, translation, solution, applied);
     if (build.build == matrix::BuildKind::source && build.build_step) {

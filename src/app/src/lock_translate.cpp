@@ -21,6 +21,22 @@ solver::Dependency dependency_of(const core::Requirement& r, util::SharedText or
   return solver::Dependency{core::normalize_name(r.name), r.specifier, std::move(origin)};
 }
 
+void MatrixRecords::add(solver::RecordId id, const matrix::PackageVersion* build) {
+  const auto at = std::lower_bound(entries_.begin(), entries_.end(), id,
+                                   [](const Entry& e, solver::RecordId i) { return e.first < i; });
+  if (at != entries_.end() && at->first == id) {
+    at->second = build;
+  } else {
+    entries_.insert(at, {id, build});  // at the end, as records are made in id order
+  }
+}
+
+const matrix::PackageVersion* MatrixRecords::find(solver::RecordId id) const {
+  const auto at = std::lower_bound(entries_.begin(), entries_.end(), id,
+                                   [](const Entry& e, solver::RecordId i) { return e.first < i; });
+  return at != entries_.end() && at->first == id ? at->second : nullptr;
+}
+
 std::optional<bool> TargetMarkers::holds(const core::Marker& marker, const std::string& extra) {
   auto [at, added] = results_.try_emplace({marker.identity(), extra}, Kept{marker, std::nullopt});
   if (added) {
@@ -139,33 +155,17 @@ std::optional<solver::Dependency> missing_file(const matrix::PackageVersion& bui
   return std::nullopt;
 }
 
-// What the target makes of one build, worked out once: the file it lacks, if any, and what its
-// kernels give each target GPU (the check whether the target rules the build out and the
-// build's requirements both need them; reading its file names is not cheap).
-struct TargetFit {
-  std::optional<solver::Dependency> missing;
-  std::vector<KernelSupport> kernels;  // one per target GPU, in the target's order
-};
-
-TargetFit fit_on_target(const matrix::PackageVersion& build, FileFit& files,
-                        const LockInputs& inputs, const std::string& self) {
-  TargetFit fit{missing_file(build, files, inputs.target, self), {}};
-  fit.kernels.reserve(inputs.target.gpus.size());
-  for (const auto& gpu : inputs.target.gpus)
-    fit.kernels.push_back(kernel_support(build, gpu, inputs.matrix));
-  return fit;
-}
-
-// Whether one of the requirements add_records() gives `build` on target facts fails on this
+// Whether one of the requirements a record of `build` gets on target facts fails on this
 // target: its Python range, a file for the target, the driver's CUDA, kernels for each GPU.
-bool target_rules_out(const matrix::PackageVersion& build, const TargetFit& fit,
-                      const TargetFacts& target, CudaSpecifiers& cuda) {
+bool target_rules_out(const matrix::PackageVersion& build,
+                      const std::optional<solver::Dependency>& missing,
+                      const std::vector<KernelSupport>& kernels, const TargetFacts& target,
+                      CudaSpecifiers& cuda) {
   if (!build.python.empty() && !build.python.contains(target.python)) return true;
-  if (fit.missing) return true;
+  if (missing) return true;
   if (build.cuda && target.cuda_driver && !cuda.at_least(*build.cuda).contains(*target.cuda_driver))
     return true;
-  return std::find(fit.kernels.begin(), fit.kernels.end(), KernelSupport::none) !=
-         fit.kernels.end();
+  return std::find(kernels.begin(), kernels.end(), KernelSupport::none) != kernels.end();
 }
 
 // The packages a solve can reach from the request, through the requirements that hold on the
@@ -223,83 +223,125 @@ std::unordered_set<const matrix::Package*> reachable_packages(const LockInputs& 
   return reached;
 }
 
+// Makes the solver record of each matrix build for the target, keeping what the builds share:
+// marker results, file fits, CUDA specifiers, and the lists each record is gathered in.
+class RecordMaker {
+ public:
+  RecordMaker(const LockInputs& inputs, Translation& out)
+      : inputs_(inputs),
+        target_(inputs.target),
+        out_(out),
+        markers_(inputs.target.marker_environment()),
+        files_(inputs.target) {}
+
+  TargetMarkers& markers() { return markers_; }
+
+  void add(const matrix::PackageVersion& build) {
+    const std::string self = build.name + " " + build.version.to_string();
+    // What the target makes of the build, worked out once: the check whether the target rules
+    // it out and its requirements both need it (reading its file names is not cheap).
+    std::optional<solver::Dependency> missing = missing_file(build, files_, target_, self);
+    kernels_.clear();
+    for (const auto& gpu : target_.gpus)
+      kernels_.push_back(kernel_support(build, gpu, inputs_.matrix));
+    if (out_.scope == RecordScope::installable &&
+        target_rules_out(build, missing, kernels_, target_, cuda_))
+      return;
+    gather_own_requirements(build, util::SharedText(self));
+    if (missing) gathered_.push_back(std::move(*missing));
+    gather_target_requirements(build, self);
+    solver::PackageRecord record;
+    record.name = build.name;
+    record.version = build.version;
+    record.source = build.find_links.empty() ? build.index_url : build.find_links;
+    // Moved into a list of their exact size: thousands of records, most with a few.
+    record.requirements.assign(std::make_move_iterator(gathered_.begin()),
+                               std::make_move_iterator(gathered_.end()));
+    gathered_.clear();
+    // Prebuilt wheels first: a source build is chosen only when no wheel fits, and a build
+    // that reaches a target GPU only through PTX JIT only when nothing carries its SASS.
+    record.disfavored = !ptx_for_.empty() || build.build == matrix::BuildKind::source;
+    const solver::RecordId id = out_.database.add(std::move(record));
+    out_.records.add(id, &build);
+    if (!ptx_for_.empty()) out_.ptx_only[id] = ptx_for_;
+  }
+
+  // The records standing for target facts: each CUDA build carried, Python, the driver's CUDA.
+  void finish() {
+    for (const core::Version& cuda : cuda_builds_) {
+      solver::PackageRecord build;
+      build.name = kCudaBuildVirtual;
+      build.version = cuda;
+      build.source = "CUDA build";
+      out_.database.add(std::move(build));
+    }
+    out_.database.add_virtual(kPythonVirtual, target_.python);
+    if (target_.cuda_driver) out_.database.add_virtual(kCudaVirtual, *target_.cuda_driver);
+  }
+
+ private:
+  // Those of its requirements that hold on the target, and those the binding rules add.
+  void gather_own_requirements(const matrix::PackageVersion& build,
+                               const util::SharedText& origin) {
+    const std::set<std::string>* extras = extras_of(out_.extras, build.name);
+    for (const auto& requirement : build.requirements) {
+      if (requirement_applies(requirement, extras, markers_))
+        gathered_.push_back(dependency_of(requirement, origin));
+    }
+    for (auto& bound : rule_requirements(out_, build.name, build.version))
+      gathered_.push_back(std::move(bound));
+  }
+
+  // Its needs of the target: a Python, a driver for its CUDA, one CUDA build, kernels per GPU.
+  void gather_target_requirements(const matrix::PackageVersion& build, const std::string& self) {
+    if (!build.python.empty())
+      gathered_.push_back({kPythonVirtual, build.python, self + " (Python range)"});
+    if (build.cuda && target_.cuda_driver) {
+      gathered_.push_back({kCudaVirtual, cuda_.at_least(*build.cuda),
+                           self + " (CUDA " + build.cuda->to_string() + " runtime)"});
+    }
+    if (build.cuda) {
+      gathered_.push_back({kCudaBuildVirtual, cuda_.same_release(*build.cuda),
+                           self + " (built for CUDA " + build.cuda->to_string() + ")"});
+      cuda_builds_.insert(*build.cuda);
+    }
+    ptx_for_.clear();
+    for (std::size_t g = 0; g < target_.gpus.size(); ++g) {
+      const GpuArch& gpu = target_.gpus[g];
+      if (kernels_[g] == KernelSupport::none) {
+        gathered_.push_back({kernels_virtual(gpu), core::SpecifierSet(),
+                             self + " (no SASS or PTX for " + gpu.name() + ")"});
+      } else if (kernels_[g] == KernelSupport::ptx) {
+        ptx_for_ += (ptx_for_.empty() ? "" : ", ") + gpu.name();
+      }
+    }
+  }
+
+  const LockInputs& inputs_;
+  const TargetFacts& target_;
+  Translation& out_;
+  TargetMarkers markers_;
+  FileFit files_;
+  CudaSpecifiers cuda_;
+  std::set<core::Version> cuda_builds_;
+  // Per build, reused: its requirements, its kernels per target GPU, the GPUs only PTX reaches.
+  std::vector<solver::Dependency> gathered_;
+  std::vector<KernelSupport> kernels_;
+  std::string ptx_for_;
+};
+
 void add_records(const LockInputs& inputs, Translation& out) {
-  TargetMarkers env(inputs.target.marker_environment());
-  FileFit files(inputs.target);
-  CudaSpecifiers cuda_specifiers;
-  std::set<core::Version> cuda_builds;
+  RecordMaker maker(inputs, out);
   // Offline only: with an index, a curated package that only an index's release requires is
   // still the matrix's to describe.
   const bool reach_only = inputs.index_sources.empty();
-  const auto reached = reach_only ? reachable_packages(inputs, out, env)
+  const auto reached = reach_only ? reachable_packages(inputs, out, maker.markers())
                                   : std::unordered_set<const matrix::Package*>();
-  // A record's requirements are gathered here and then moved into a list of their exact size:
-  // thousands of records, most with a few requirements.
-  std::vector<solver::Dependency> gathered;
   for (const auto& [name, package] : inputs.matrix.packages) {
     if (reach_only && reached.count(&package) == 0) continue;
-    for (const auto& build : package.versions) {
-      const std::string self = build.name + " " + build.version.to_string();
-      const util::SharedText origin(self);  // shared by the record's own requirements
-      TargetFit fit = fit_on_target(build, files, inputs, self);
-      if (out.scope == RecordScope::installable &&
-          target_rules_out(build, fit, inputs.target, cuda_specifiers))
-        continue;
-      solver::PackageRecord record;
-      record.name = build.name;
-      record.version = build.version;
-      record.source = build.find_links.empty() ? build.index_url : build.find_links;
-      const std::set<std::string>* extras = extras_of(out.extras, build.name);
-      for (const auto& requirement : build.requirements) {
-        if (!requirement_applies(requirement, extras, env)) continue;
-        gathered.push_back(dependency_of(requirement, origin));
-      }
-      for (auto& bound : rule_requirements(out, build.name, build.version))
-        gathered.push_back(std::move(bound));
-      if (fit.missing) gathered.push_back(std::move(*fit.missing));
-      if (!build.python.empty()) {
-        gathered.push_back({kPythonVirtual, build.python, self + " (Python range)"});
-      }
-      if (build.cuda && inputs.target.cuda_driver) {
-        gathered.push_back({kCudaVirtual, cuda_specifiers.at_least(*build.cuda),
-                            self + " (CUDA " + build.cuda->to_string() + " runtime)"});
-      }
-      if (build.cuda) {
-        gathered.push_back({kCudaBuildVirtual, cuda_specifiers.same_release(*build.cuda),
-                            self + " (built for CUDA " + build.cuda->to_string() + ")"});
-        cuda_builds.insert(*build.cuda);
-      }
-      std::string ptx_for;
-      for (std::size_t g = 0; g < inputs.target.gpus.size(); ++g) {
-        const GpuArch& gpu = inputs.target.gpus[g];
-        const KernelSupport support = fit.kernels[g];
-        if (support == KernelSupport::none) {
-          gathered.push_back({kernels_virtual(gpu), core::SpecifierSet(),
-                              self + " (no SASS or PTX for " + gpu.name() + ")"});
-        } else if (support == KernelSupport::ptx) {
-          ptx_for += (ptx_for.empty() ? "" : ", ") + gpu.name();
-        }
-      }
-      // Prebuilt wheels first: a source build is chosen only when no wheel fits, and a build
-      // that reaches a target GPU only through PTX JIT only when nothing carries its SASS.
-      record.requirements.assign(std::make_move_iterator(gathered.begin()),
-                                 std::make_move_iterator(gathered.end()));
-      gathered.clear();
-      record.disfavored = !ptx_for.empty() || build.build == matrix::BuildKind::source;
-      const solver::RecordId id = out.database.add(std::move(record));
-      out.records[id] = &build;
-      if (!ptx_for.empty()) out.ptx_only[id] = ptx_for;
-    }
+    for (const auto& build : package.versions) maker.add(build);
   }
-  for (const core::Version& cuda : cuda_builds) {
-    solver::PackageRecord build;
-    build.name = kCudaBuildVirtual;
-    build.version = cuda;
-    build.source = "CUDA build";
-    out.database.add(std::move(build));
-  }
-  out.database.add_virtual(kPythonVirtual, inputs.target.python);
-  if (inputs.target.cuda_driver) out.database.add_virtual(kCudaVirtual, *inputs.target.cuda_driver);
+  maker.finish();
 }
 
 void add_rule(const matrix::Rule& rule, Translation& out) {

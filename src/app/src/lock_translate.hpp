@@ -51,12 +51,28 @@ enum class RecordScope {
   installable,
 };
 
+// Solver record id -> the matrix record it stands for; virtual records have none. Records are
+// made in id order, so a sorted list serves lookups (a map made a node for each of thousands).
+class MatrixRecords {
+ public:
+  using Entry = std::pair<solver::RecordId, const matrix::PackageVersion*>;
+  void add(solver::RecordId id, const matrix::PackageVersion* build);
+  // The matrix record `id` stands for; null for a virtual record.
+  const matrix::PackageVersion* find(solver::RecordId id) const;
+  std::vector<Entry>::const_iterator begin() const { return entries_.begin(); }
+  std::vector<Entry>::const_iterator end() const { return entries_.end(); }
+  std::size_t size() const { return entries_.size(); }
+
+ private:
+  std::vector<Entry> entries_;  // ascending id
+};
+
 struct Translation {
   RecordScope scope = RecordScope::all;
   solver::Database database;
   solver::Request request;
   // Solver record id -> the matrix record it stands for (virtual records are absent).
-  std::map<solver::RecordId, const matrix::PackageVersion*> records;
+  MatrixRecords records;
   // Origin label -> the rule it came from, so reasons can name rule ids and sources.
   std::map<std::string, const matrix::Rule*, std::less<>> rule_origins;
   // Builds whose kernels reach the target GPU only through PTX JIT (F10), by record id.
