@@ -223,6 +223,11 @@ std::unordered_set<const matrix::Package*> reachable_packages(const LockInputs& 
   return reached;
 }
 
+// Room kept for the records that stand for no build: the CUDA builds carried (a dozen at most),
+// Python, the driver's CUDA, and the extras' records made after the builds'. More only costs a
+// regrowth.
+constexpr std::size_t kVirtualRecords = 64;
+
 // Makes the solver record of each matrix build for the target, keeping what the builds share:
 // marker results, file fits, CUDA specifiers, and the lists each record is gathered in.
 class RecordMaker {
@@ -337,6 +342,12 @@ void add_records(const LockInputs& inputs, Translation& out) {
   const bool reach_only = inputs.index_sources.empty();
   const auto reached = reach_only ? reachable_packages(inputs, out, maker.markers())
                                   : std::unordered_set<const matrix::Package*>();
+  // Thousands of records: room for all, and the few virtual ones, before any is made.
+  std::size_t builds = 0;
+  for (const auto& [name, package] : inputs.matrix.packages) {
+    if (!reach_only || reached.count(&package) != 0) builds += package.versions.size();
+  }
+  out.database.reserve(out.database.size() + builds + kVirtualRecords);
   for (const auto& [name, package] : inputs.matrix.packages) {
     if (reach_only && reached.count(&package) == 0) continue;
     for (const auto& build : package.versions) maker.add(build);

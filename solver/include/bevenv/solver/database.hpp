@@ -62,6 +62,8 @@ class Database {
   // A system record standing for a fact about the target, e.g. `__cuda` 12.2.
   RecordId add_virtual(std::string name, core::Version version, std::vector<Provide> provides = {});
 
+  // Room for `count` records in all, so that adding them moves none.
+  void reserve(std::size_t count) { records_.reserve(count); }
   // Appends requirements found after the record was added (a package's published metadata
   // completing a curated record), normalized as add() does.
   void add_requirements(RecordId id, std::vector<Dependency> requirements);
