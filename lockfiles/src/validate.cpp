@@ -1,6 +1,7 @@
 // Semantic checks shared by the writer (a model that breaks them is a bug in the caller) and
 // the reader (a file that breaks them was edited by hand or is damaged).
 #include <algorithm>
+#include <optional>
 #include <set>
 #include <string>
 
@@ -67,6 +68,27 @@ std::string printable(std::string_view s) {
   return s.size() > 80 ? out + "..." : out;
 }
 
+// A field's path (`package[3].artifacts[0].url`), written out only when a problem names it: a
+// lock has thousands of fields, and checks pass far more often than they fail. A field refers
+// to its parent, which must outlive it.
+class Field {
+ public:
+  Field(const char* path) : key_(path) {}  // NOLINT: a top-level path, as written
+  Field(const Field& parent, std::string_view key) : parent_(&parent), key_(key) {}
+  Field(const Field& parent, std::size_t index) : parent_(&parent), index_(index) {}
+
+  std::string str() const {
+    std::string out = parent_ != nullptr ? parent_->str() : std::string();
+    if (index_) return out + "[" + std::to_string(*index_) + "]";
+    return out.empty() ? std::string(key_) : out + "." + std::string(key_);
+  }
+
+ private:
+  const Field* parent_ = nullptr;
+  std::string_view key_;
+  std::optional<std::size_t> index_;
+};
+
 class Checker {
  public:
   explicit Checker(const Lockfile& lock) : lock_(lock) {
@@ -84,28 +106,28 @@ class Checker {
   }
 
  private:
-  void add(std::string field, std::string message) {
-    problems_.push_back(Problem{std::move(field), std::move(message)});
+  void add(const Field& field, std::string message) {
+    problems_.push_back(Problem{field.str(), std::move(message)});
   }
-  void require_text(const std::string& field, const std::string& value) {
+  void require_text(const Field& field, const std::string& value) {
     if (value.empty()) add(field, "expected a non-empty string");
   }
   // A build's name or a rule's id: non-empty, and not one `seen` already among the `what`s.
-  void require_unique_text(const std::string& field, const std::string& value,
-                           std::string_view what, std::set<std::string>& seen) {
+  void require_unique_text(const Field& field, const std::string& value, std::string_view what,
+                           std::set<std::string>& seen) {
     require_text(field, value);
     if (!value.empty() && !seen.insert(value).second)
       add(field, std::string(what) + " " + quoted(value) + " appears more than once");
   }
-  void require_sha256_digest(const std::string& field, const std::string& value) {
+  void require_sha256_digest(const Field& field, const std::string& value) {
     if (value.substr(0, 7) != "sha256:" || !is_hex64(std::string_view(value).substr(7)))
       add(field, "expected `sha256:` and 64 lower-case hex digits, found " + quoted(value));
   }
-  void require_major_minor(const std::string& field, const std::string& value) {
+  void require_major_minor(const Field& field, const std::string& value) {
     if (!value.empty() && !is_major_minor(value))
       add(field, "expected a version like `12.2`, found " + quoted(value));
   }
-  void require_canonical_version(const std::string& field, const std::string& value) {
+  void require_canonical_version(const Field& field, const std::string& value) {
     const auto parsed = core::Version::parse(value);
     if (!parsed) {
       add(field, "expected a PEP 440 version, found " + quoted(value) + " (" +
@@ -115,13 +137,13 @@ class Checker {
                      quoted(value));
     }
   }
-  void require_known_package(const std::string& field, const std::string& name) {
+  void require_known_package(const Field& field, const std::string& name) {
     if (!core::is_valid_name(name))
       add(field, "expected a package name, found " + quoted(name));
     else if (package_names_.count(core::normalize_name(name)) == 0)
       add(field, "names package " + quoted(name) + ", which is not in the lockfile");
   }
-  void require_env_names(const std::string& field, const std::map<std::string, std::string>& env) {
+  void require_env_names(const Field& field, const std::map<std::string, std::string>& env) {
     for (const auto& [key, value] : env)
       if (!is_env_name(key))
         add(field, "expected environment variable names, found " + quoted(key));
@@ -142,10 +164,10 @@ class Checker {
     require_text("target.platform", t.platform);
     require_major_minor("target.glibc", t.glibc);
     require_major_minor("target.cuda_driver", t.cuda_driver);
+    const Field gpus("target.gpus");
     for (std::size_t i = 0; i < t.gpus.size(); ++i)
       if (!is_gpu_arch(t.gpus[i]))
-        add("target.gpus[" + std::to_string(i) + "]",
-            "expected an architecture like `sm_86`, found " + quoted(t.gpus[i]));
+        add(Field(gpus, i), "expected an architecture like `sm_86`, found " + quoted(t.gpus[i]));
   }
 
   void check_environment() {
@@ -160,112 +182,128 @@ class Checker {
 
   void check_package(std::size_t index) {
     const Package& p = lock_.packages[index];
-    const std::string at = "package[" + std::to_string(index) + "]";
+    const Field packages("package");
+    const Field at(packages, index);
     if (!core::is_valid_name(p.name)) {
-      add(at + ".name", "expected a package name, found " + quoted(p.name));
+      add(Field(at, "name"), "expected a package name, found " + quoted(p.name));
     } else if (!seen_packages_.insert(core::normalize_name(p.name)).second) {
-      add(at + ".name", "package " + quoted(p.name) + " appears more than once");
+      add(Field(at, "name"), "package " + quoted(p.name) + " appears more than once");
     }
-    require_canonical_version(at + ".version", p.version);
+    require_canonical_version(Field(at, "version"), p.version);
     if (!p.variant.empty() && !std::all_of(p.variant.begin(), p.variant.end(), [](char c) {
           return is_alpha(c) || is_digit(c) || c == '.' || c == '_';
         }))
-      add(at + ".variant",
+      add(Field(at, "variant"),
           "expected letters, digits, `.` or `_` (like `cu113`), found " + quoted(p.variant));
-    require_text(at + ".source.url", p.source.url);
+    const Field source(at, "source");
+    require_text(Field(source, "url"), p.source.url);
+    const Field artifacts(at, "artifacts");
     for (std::size_t i = 0; i < p.artifacts.size(); ++i)
-      check_artifact(at + ".artifacts[" + std::to_string(i) + "]", p.artifacts[i]);
+      check_artifact(Field(artifacts, i), p.artifacts[i]);
+    check_dependencies(at, p);
+    const Field why(at, "why");
+    for (std::size_t i = 0; i < p.why.size(); ++i) check_reason(Field(why, i), p.why[i]);
+    if (p.markers) {
+      const auto marker = core::Marker::parse(*p.markers);
+      if (!marker)
+        add(Field(at, "markers"), "expected a PEP 508 marker: " + marker.error().to_string());
+    }
+  }
+
+  void check_dependencies(const Field& at, const Package& p) {
+    const Field dependencies(at, "dependencies");
+    const std::string self = core::normalize_name(p.name);
     std::set<std::string> deps;
     for (std::size_t i = 0; i < p.dependencies.size(); ++i) {
       const std::string& dep = p.dependencies[i];
-      const std::string dat = at + ".dependencies[" + std::to_string(i) + "]";
+      const Field dat(dependencies, i);
       require_known_package(dat, dep);
-      if (core::normalize_name(dep) == core::normalize_name(p.name))
+      std::string normalized = core::normalize_name(dep);
+      if (normalized == self)
         add(dat, "package " + quoted(p.name) + " cannot depend on itself");
-      else if (!deps.insert(core::normalize_name(dep)).second)
+      else if (!deps.insert(std::move(normalized)).second)
         add(dat, "dependency " + quoted(dep) + " is listed more than once");
-    }
-    for (std::size_t i = 0; i < p.why.size(); ++i)
-      check_reason(at + ".why[" + std::to_string(i) + "]", p.why[i]);
-    if (p.markers) {
-      const auto marker = core::Marker::parse(*p.markers);
-      if (!marker) add(at + ".markers", "expected a PEP 508 marker: " + marker.error().to_string());
     }
   }
 
   // Artifacts come from index pages: their URL and file name must keep to the grammars that make
   // them safe as a URL in a requirements file and as one path component.
-  void check_artifact(const std::string& at, const Artifact& a) {
+  void check_artifact(const Field& at, const Artifact& a) {
     const bool local = a.url.starts_with("file://");
     if (!local && !core::is_url_text(a.url))
-      add(at + ".url",
+      add(Field(at, "url"),
           "expected an http(s) URL of RFC 3986 characters (no spaces, quotes or braces), found " +
               quoted(printable(a.url)));
     if (local && a.url.find_first_of(std::string_view("\0\n\r", 3)) != std::string::npos)
-      add(at + ".url", "expected a file URL without control characters");
+      add(Field(at, "url"), "expected a file URL without control characters");
     if (!core::is_artifact_filename(a.filename))
-      add(at + ".filename",
+      add(Field(at, "filename"),
           "expected a wheel or sdist file name of letters, digits and `._+!-`, found " +
               quoted(printable(a.filename)));
     if (a.sha256 && !is_hex64(*a.sha256))
-      add(at + ".sha256",
+      add(Field(at, "sha256"),
           "expected 64 lower-case hex digits, found " + quoted(printable(*a.sha256)));
   }
 
-  void check_reason(const std::string& at, const Reason& r) {
-    require_text(at + ".text", r.text);
+  void check_reason(const Field& at, const Reason& r) {
+    require_text(Field(at, "text"), r.text);
     if (r.kind == ReasonKind::required_by) {
       if (!r.package) add(at, "a `required-by` reason needs `package`");
     }
-    if (r.package) require_known_package(at + ".package", *r.package);
+    if (r.package) require_known_package(Field(at, "package"), *r.package);
     if (r.kind == ReasonKind::rule && !r.rule_id) add(at, "a `rule` reason needs `rule_id`");
     if (r.rule_id && lock_.find_rule(*r.rule_id) == nullptr)
-      add(at + ".rule_id", "names rule " + quoted(*r.rule_id) + ", which is not in `rule`");
-    if (r.source) require_text(at + ".source", *r.source);
+      add(Field(at, "rule_id"), "names rule " + quoted(*r.rule_id) + ", which is not in `rule`");
+    if (r.source) require_text(Field(at, "source"), *r.source);
   }
 
   void check_build(std::size_t index) {
     const BuildStep& b = lock_.builds[index];
-    const std::string at = "build[" + std::to_string(index) + "]";
-    require_unique_text(at + ".name", b.name, "build", seen_builds_);
+    const Field builds("build");
+    const Field at(builds, index);
+    require_unique_text(Field(at, "name"), b.name, "build", seen_builds_);
     for (std::size_t i = 0; i < b.after.size(); ++i)
-      require_known_package(at + ".after[" + std::to_string(i) + "]", b.after[i]);
-    if (!b.package.empty()) require_known_package(at + ".package", b.package);
+      require_known_package(Field(Field(at, "after"), i), b.after[i]);
+    if (!b.package.empty()) require_known_package(Field(at, "package"), b.package);
     if (b.source) {
-      check_artifact(at + ".source", *b.source);
-      if (b.package.empty()) add(at + ".package", "a build with a `source` needs `package`");
-      if (!b.source->sha256) add(at + ".source.sha256", "a build's source needs its sha256");
+      check_artifact(Field(at, "source"), *b.source);
+      if (b.package.empty()) add(Field(at, "package"), "a build with a `source` needs `package`");
+      if (!b.source->sha256)
+        add(Field(Field(at, "source"), "sha256"), "a build's source needs its sha256");
       if (!b.commands.empty())
-        add(at + ".commands", "a build with a `source` is run by bevenv and has no commands");
-      if (b.working_dir) add(at + ".working_dir", "a build with a `source` has no working_dir");
+        add(Field(at, "commands"), "a build with a `source` is run by bevenv and has no commands");
+      if (b.working_dir)
+        add(Field(at, "working_dir"), "a build with a `source` has no working_dir");
     }
     if (b.vcs) {
       if (!core::is_vcs_pin(*b.vcs))
-        add(at + ".vcs", "expected `git+https://HOST/REPO.git@` and a 40-digit commit, found " +
-                             quoted(printable(*b.vcs)));
-      if (b.package.empty()) add(at + ".package", "a build with `vcs` needs `package`");
-      if (b.source) add(at + ".vcs", "a build has a `source` or a `vcs`, not both");
+        add(Field(at, "vcs"),
+            "expected `git+https://HOST/REPO.git@` and a 40-digit commit, found " +
+                quoted(printable(*b.vcs)));
+      if (b.package.empty()) add(Field(at, "package"), "a build with `vcs` needs `package`");
+      if (b.source) add(Field(at, "vcs"), "a build has a `source` or a `vcs`, not both");
       if (!b.commands.empty())
-        add(at + ".commands", "a build with `vcs` is run by bevenv and has no commands");
+        add(Field(at, "commands"), "a build with `vcs` is run by bevenv and has no commands");
     }
-    if (b.working_dir) require_text(at + ".working_dir", *b.working_dir);
-    require_env_names(at + ".env", b.env);
+    if (b.working_dir) require_text(Field(at, "working_dir"), *b.working_dir);
+    require_env_names(Field(at, "env"), b.env);
     if (b.commands.empty() && !b.source && !b.vcs)
-      add(at + ".commands", "expected at least one command");
+      add(Field(at, "commands"), "expected at least one command");
     for (std::size_t i = 0; i < b.commands.size(); ++i)
-      require_text(at + ".commands[" + std::to_string(i) + "]", b.commands[i]);
+      require_text(Field(Field(at, "commands"), i), b.commands[i]);
   }
 
   void check_rule(std::size_t index) {
     const AppliedRule& r = lock_.rules_applied[index];
-    const std::string at = "rule[" + std::to_string(index) + "]";
-    require_unique_text(at + ".id", r.id, "rule", seen_rules_);
+    const Field rules("rule");
+    const Field at(rules, index);
+    require_unique_text(Field(at, "id"), r.id, "rule", seen_rules_);
     if (!r.failure.empty() && !is_failure_id(r.failure))
-      add(at + ".failure",
+      add(Field(at, "failure"),
           "expected a failure id like `F2` or `numpy-aliases`, found " + quoted(r.failure));
-    require_text(at + ".effect", r.effect);
-    if (r.symptom) require_text(at + ".symptom", *r.symptom);
-    require_text(at + ".source", r.source);
+    require_text(Field(at, "effect"), r.effect);
+    if (r.symptom) require_text(Field(at, "symptom"), *r.symptom);
+    require_text(Field(at, "source"), r.source);
   }
 
   const Lockfile& lock_;
