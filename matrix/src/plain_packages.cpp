@@ -334,6 +334,13 @@ class ParseCache {
     return parse_cached(specifiers_, text, into);
   }
 
+  // A file's path and a snapshot's index and date: one shared copy for all the records naming it.
+  const util::SharedText& shared(std::string_view text) {
+    auto it = texts_.find(text);
+    if (it == texts_.end()) it = texts_.emplace(std::string(text), std::string(text)).first;
+    return it->second;
+  }
+
   // After the name, core::Requirement::parse reads the tail alone; the name is kept as written.
   bool requirement(std::string_view text, core::Requirement& into) {
     const std::size_t name_length = plain_name_length(text);
@@ -372,6 +379,7 @@ class ParseCache {
   ByText<core::Version> versions_;
   ByText<core::Requirement> tails_;
   ByText<core::SpecifierSet> specifiers_;
+  ByText<util::SharedText> texts_;
 };
 
 // How many records each written name has, from the lines that start `name = "`: a sizing hint,
@@ -412,7 +420,7 @@ class RecordBuilder {
         out.add(source.layer_index, normalized, count == counts_.end() ? 1 : count->second);
     record.name = std::move(normalized);
     record.version = std::move(parsed_version);
-    record.origin = Origin{source.path, table_.line, table_.column, source.layer};
+    record.origin = Origin{cache_.shared(source.path), table_.line, table_.column, source.layer};
     if (const auto* python = string(Field::python)) {
       if (!cache_.specifiers(*python, record.python)) return false;
     }
@@ -460,7 +468,7 @@ class RecordBuilder {
       record.deps_complete = *deps == "complete";
     }
     if (table_[Field::generated].kind != Kind::absent) {
-      record.generated = Provenance{std::string(table_.index), std::string(table_.read)};
+      record.generated = Provenance{cache_.shared(table_.index), cache_.shared(table_.read)};
     }
     if (!artifacts(record.artifacts)) return false;
     return ok_ && (!record.sources.empty() || record.generated) && plain_sha256(record.sha256);

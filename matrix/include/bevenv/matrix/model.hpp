@@ -11,6 +11,7 @@
 #include "bevenv/core/requirement.hpp"
 #include "bevenv/core/specifier.hpp"
 #include "bevenv/core/version.hpp"
+#include "bevenv/util/shared_text.hpp"
 
 namespace bevenv::matrix {
 
@@ -19,7 +20,9 @@ enum class Layer : std::uint8_t { embedded, overlay, observed };
 std::string_view layer_name(Layer layer);
 
 struct Origin {
-  std::string file;  // as shown to users: `matrix/data/torch.toml`, `overlay/site.toml`
+  // As shown to users: `matrix/data/torch.toml`, `overlay/site.toml`; shared by the records of a
+  // file (thousands in the generated layer).
+  util::SharedText file;
   std::uint32_t line = 0;
   std::uint32_t column = 0;
   Layer layer = Layer::embedded;
@@ -58,8 +61,8 @@ struct Artifact {
 
 // Where and when a generated record was read (`bevenv matrix snapshot`).
 struct Provenance {
-  std::string index;  // `https://pypi.org/simple`
-  std::string read;   // the snapshot's date, `2026-12-01`
+  util::SharedText index;  // `https://pypi.org/simple`
+  util::SharedText read;   // the snapshot's date, `2026-12-01`
   bool operator==(const Provenance&) const = default;
 };
 
