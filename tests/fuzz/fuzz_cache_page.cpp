@@ -3,8 +3,6 @@
 // the rest is its content. A page that reads back is the one asked for and survives a write and
 // a read unchanged; a file record names a path under `files-v2/` only; a size is never one that
 // a negative number wrapped around to.
-#include <unistd.h>
-
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -28,13 +26,12 @@ const std::string kUrl = "https://idx.example/simple/six/";
 
 const fs::path& root() {
   static const fs::path dir = [] {
-    std::string pattern = (fs::temp_directory_path() / "bevenv-fuzz-cache-XXXXXX").string();
-    require(::mkdtemp(pattern.data()) != nullptr, "a temporary directory");
+    const fs::path made = bevenv::fuzz::temp_directory("cache");
     // The file a record of sha256 `aaaa...` names, so that such records resolve to a path.
-    const fs::path file = fs::path(pattern) / "files-v2" / "aa" / (std::string(64, 'a') + ".whl");
+    const fs::path file = made / "files-v2" / "aa" / (std::string(64, 'a') + ".whl");
     fs::create_directories(file.parent_path());
     std::ofstream(file) << "wheel";
-    return fs::path(pattern);
+    return made;
   }();
   return dir;
 }

@@ -9,27 +9,16 @@
 #include "bevenv/core/marker.hpp"
 #include "fuzz_check.hpp"
 
-namespace {
-
-// packaging prints marker values as they are, so a value holding a backslash or a line
-// break does not read back as itself (in packaging either); those texts are not checked.
-bool reads_back(std::string_view printed) {
-  return printed.find_first_of(std::string_view("\\\n\r\0", 4)) == std::string_view::npos;
-}
-
-}  // namespace
-
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string_view text(reinterpret_cast<const char*>(data), size);  // NOLINT
   auto marker = bevenv::core::Marker::parse(text);
   if (!marker) {
-    const std::size_t column = marker.error().column;
-    bevenv::fuzz::require(column >= 1 && column <= (size == 0 ? 1 : size), "error column in text");
+    bevenv::fuzz::require_column_in_text(marker.error().column, size);
     return 0;
   }
   (void)marker->evaluate(bevenv::core::MarkerEnvironment::linux_cpython("3.8.18"));
   const std::string printed = marker->to_string();
-  if (!reads_back(printed)) return 0;
+  if (!bevenv::fuzz::marker_values_read_back(printed)) return 0;
   auto again = bevenv::core::Marker::parse(printed);
   bevenv::fuzz::require(again.has_value(), "printed marker parses");
   bevenv::fuzz::require(again->to_string() == printed, "printed marker reads back as itself");

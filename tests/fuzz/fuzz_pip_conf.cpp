@@ -2,8 +2,6 @@
 // PIP_CONFIG_FILE (the only variable set), read and applied as `bevenv lock` does. URL lists
 // split into words without blanks, values come back trimmed, and the transport's numbers stay
 // in range whatever `timeout` and `retries` say.
-#include <unistd.h>
-
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
@@ -22,11 +20,7 @@ namespace fs = std::filesystem;
 namespace {
 
 const fs::path& config_file() {
-  static const fs::path file = [] {
-    std::string pattern = (fs::temp_directory_path() / "bevenv-fuzz-pip-XXXXXX").string();
-    require(::mkdtemp(pattern.data()) != nullptr, "a temporary directory");
-    return fs::path(pattern) / "pip.conf";
-  }();
+  static const fs::path file = bevenv::fuzz::temp_directory("pip") / "pip.conf";
   return file;
 }
 

@@ -1,8 +1,6 @@
 // Fuzzes the project's own inputs (app/project_file.cpp): the first byte picks `bevenv.toml` or
 // a requirements file, the rest is its content. Either the reader refuses with
 // core::Error(bad_input) naming the file, or every requirement it hands on is one PEP 508 line.
-#include <unistd.h>
-
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -22,11 +20,7 @@ namespace fs = std::filesystem;
 namespace {
 
 const fs::path& directory() {
-  static const fs::path dir = [] {
-    std::string pattern = (fs::temp_directory_path() / "bevenv-fuzz-project-XXXXXX").string();
-    require(::mkdtemp(pattern.data()) != nullptr, "a temporary directory");
-    return fs::path(pattern);
-  }();
+  static const fs::path dir = bevenv::fuzz::temp_directory("project");
   return dir;
 }
 

@@ -11,14 +11,14 @@
 
 namespace {
 
-// packaging prints marker values as they are, so one holding a backslash or a line break
-// does not read back as itself; nor does an extra such as `cuda_`, whose normalized form
-// `cuda-` is no extra name. Those requirements are not checked.
+// Marker values with a backslash or a line break do not read back (fuzz_check.hpp); nor does an
+// extra such as `cuda_`, whose normalized form `cuda-` is no extra name. Those requirements are
+// not checked.
 bool reads_back(const bevenv::core::Requirement& requirement, std::string_view printed) {
   for (const std::string& extra : requirement.extras) {
     if (extra.ends_with('-')) return false;
   }
-  return printed.find_first_of(std::string_view("\\\n\r\0", 4)) == std::string_view::npos;
+  return bevenv::fuzz::marker_values_read_back(printed);
 }
 
 }  // namespace
@@ -27,8 +27,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const std::string_view text(reinterpret_cast<const char*>(data), size);  // NOLINT
   auto requirement = bevenv::core::Requirement::parse(text);
   if (!requirement) {
-    const std::size_t column = requirement.error().column;
-    bevenv::fuzz::require(column >= 1 && column <= (size == 0 ? 1 : size), "error column in text");
+    bevenv::fuzz::require_column_in_text(requirement.error().column, size);
     return 0;
   }
   const std::string printed = requirement->to_string();
