@@ -51,6 +51,15 @@ void check_failed_within(const Listed& out, double seconds, const std::string& s
   CHECK(out.listing.error().find(says) != std::string::npos);
 }
 
+// The listing was refused, its error saying `says`, and nothing of it was kept in `cache`.
+void check_refused_keeping_nothing(const Listed& out, const fs::path& cache,
+                                   const std::string& says) {
+  REQUIRE_FALSE(out.listing);
+  INFO(out.listing.error());
+  CHECK(out.listing.error().find(says) != std::string::npos);
+  CHECK(count_files(cache) == 0);
+}
+
 // The metadata of the one file `six` lists.
 core::Expected<index::CoreMetadata, std::string> metadata_of_six(
     const index::IndexSettings& settings) {
@@ -174,14 +183,11 @@ TEST_CASE("pages and metadata files have a size limit; artifacts stream", "[inde
   SECTION("a 64 MiB page is refused at the default 32 MiB limit, from its Content-Length") {
     const auto cache = fresh_cache("huge-page");
     const auto out = list_six(settings_for(server.url("/huge-page/simple"), cache));
-    REQUIRE_FALSE(out.listing);
-    INFO(out.listing.error());
-    CHECK(out.listing.error().find("`" + server.url("/huge-page/simple/six/") +
-                                   "`: the page is larger than the 32 MiB limit") !=
-          std::string::npos);
+    check_refused_keeping_nothing(
+        out, cache,
+        "`" + server.url("/huge-page/simple/six/") + "`: the page is larger than the 32 MiB limit");
     CHECK(index::split_hint(out.listing.error()).second.find("`BEVENV_MAX_PAGE_MB`") !=
           std::string::npos);
-    CHECK(count_files(cache) == 0);
   }
   SECTION("a 64 MiB page without Content-Length is refused at the byte past the limit") {
     const auto cache = fresh_cache("huge-page-unsized");
@@ -189,12 +195,9 @@ TEST_CASE("pages and metadata files have a size limit; artifacts stream", "[inde
     s.transport.max_page_size = 8u << 20;
     const std::size_t rss_before = max_rss_kib();
     const auto out = list_six(s);
-    REQUIRE_FALSE(out.listing);
-    INFO(out.listing.error());
-    CHECK(out.listing.error().find("the page is larger than the 8 MiB limit") != std::string::npos);
+    check_refused_keeping_nothing(out, cache, "the page is larger than the 8 MiB limit");
     // The memory follows the limit, not the page (a high-water mark: this bounds it from above).
     CHECK(max_rss_kib() - rss_before < kPageMemoryFactor * 8 * 1024);
-    CHECK(count_files(cache) == 0);
   }
   SECTION("a 64 MiB PEP 658 file is refused at the default 8 MiB") {
     const auto cache = fresh_cache("huge-metadata");
@@ -213,12 +216,10 @@ TEST_CASE("hashes and metadata that lie are errors", "[index][hostile]") {
   SECTION("a sha256 of 40 hex digits names the page, the file and the field") {
     const auto cache = fresh_cache("short-hash");
     const auto out = list_six(settings_for(server.url("/short-hash/simple"), cache));
-    REQUIRE_FALSE(out.listing);
-    INFO(out.listing.error());
-    CHECK(out.listing.error().find(
-              "the index page `" + server.url("/short-hash/simple/six/") + "` is malformed: `" +
-              kWheel + "`: `hashes.sha256` has 40 hex digits, not 64") != std::string::npos);
-    CHECK(count_files(cache) == 0);
+    check_refused_keeping_nothing(out, cache,
+                                  "the index page `" + server.url("/short-hash/simple/six/") +
+                                      "` is malformed: `" + kWheel +
+                                      "`: `hashes.sha256` has 40 hex digits, not 64");
   }
   for (const std::string fault : {"wrong-metadata", "wrong-wheel"}) {
     SECTION("METADATA of another release: " + fault) {
