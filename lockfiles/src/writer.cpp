@@ -19,28 +19,43 @@ using detail::toml_string;
 // a change to one element is a one-line diff.
 constexpr std::size_t kLineLimit = 100;
 
+// Where a value sits, `table.key`, is how an error about it names it: `target.python`,
+// `package[3].artifacts[0].url`. Top-level keys have no table.
+std::string field_of(const std::string& table, std::string_view key) {
+  return table.empty() ? std::string(key) : table + "." + std::string(key);
+}
+
 class TomlWriter {
  public:
   std::string take() { return std::move(out_); }
 
   void comment(std::string_view text) { out_.append("# ").append(text).append("\n"); }
   void blank() { out_ += '\n'; }
-  void header(std::string_view name) { out_.append("[").append(name).append("]\n"); }
-  void array_header(std::string_view name) { out_.append("[[").append(name).append("]]\n"); }
-
-  void string(std::string_view key, std::string_view value, std::string_view field) {
-    out_.append(key).append(" = ").append(toml_string(value, field)).append("\n");
+  // `[name]`; `table` names its values (default: `name`; `build[2].env` for a `[build.env]`).
+  void header(std::string_view name, std::string table = {}) {
+    out_.append("[").append(name).append("]\n");
+    table_ = table.empty() ? std::string(name) : std::move(table);
   }
-  void optional_string(std::string_view key, std::string_view value, std::string_view field) {
-    if (!value.empty()) string(key, value, field);
+  // `[[name]]`, one element of the array: `table` names its values (`package[3]`).
+  void array_header(std::string_view name, std::string table) {
+    out_.append("[[").append(name).append("]]\n");
+    table_ = std::move(table);
+  }
+  std::string field(std::string_view key) const { return field_of(table_, key); }
+
+  void string(std::string_view key, std::string_view value) {
+    out_.append(key).append(" = ").append(toml_string(value, field(key))).append("\n");
+  }
+  void optional_string(std::string_view key, std::string_view value) {
+    if (!value.empty()) string(key, value);
   }
   void integer(std::string_view key, long long value) { raw(key, std::to_string(value)); }
   void raw(std::string_view key, std::string_view value) {
     out_.append(key).append(" = ").append(value).append("\n");
   }
-  void string_array(std::string_view key, const std::vector<std::string>& values,
-                    std::string_view field) {
+  void string_array(std::string_view key, const std::vector<std::string>& values) {
     if (values.empty()) return;
+    const std::string field = this->field(key);
     std::string one_line = std::string(key) + " = [";
     for (std::size_t i = 0; i < values.size(); ++i) {
       if (i > 0) one_line += ", ";
@@ -62,156 +77,163 @@ class TomlWriter {
     for (const std::string& item : items) out_.append("  ").append(item).append(",\n");
     out_.append("]\n");
   }
-  void key_values(const std::map<std::string, std::string>& map, std::string_view field) {
-    for (const auto& [k, v] : map) string(toml_key(k, field), v, field);
+  // The keys of a map are data, not names of the schema: errors name the table.
+  void key_values(const std::map<std::string, std::string>& map) {
+    for (const auto& [k, v] : map) {
+      out_.append(toml_key(k, table_)).append(" = ").append(toml_string(v, table_)).append("\n");
+    }
   }
 
  private:
   std::string out_;
+  std::string table_;
 };
 
 // `{ a = "x", b = 1 }`, built field by field in a fixed order.
 class InlineTable {
  public:
-  InlineTable& string(std::string_view key, std::string_view value, std::string_view field) {
-    return raw(key, toml_string(value, field));
+  explicit InlineTable(std::string table) : table_(std::move(table)) {}
+  InlineTable& string(std::string_view key, std::string_view value) {
+    return raw(key, toml_string(value, field_of(table_, key)));
   }
   InlineTable& raw(std::string_view key, std::string_view value) {
     text_.append(text_.empty() ? "{ " : ", ").append(key).append(" = ").append(value);
     return *this;
   }
+  bool empty() const { return text_.empty(); }
   std::string str() const { return text_ + " }"; }
 
  private:
+  std::string table_;
   std::string text_;
 };
 
 void write_target(TomlWriter& w, const Target& t) {
   w.header("target");
-  w.string("python", t.python, "target.python");
-  w.string("platform", t.platform, "target.platform");
-  w.optional_string("glibc", t.glibc, "target.glibc");
-  w.optional_string("cuda_driver", t.cuda_driver, "target.cuda_driver");
-  w.string_array("gpus", t.gpus, "target.gpus");
+  w.string("python", t.python);
+  w.string("platform", t.platform);
+  w.optional_string("glibc", t.glibc);
+  w.optional_string("cuda_driver", t.cuda_driver);
+  w.string_array("gpus", t.gpus);
 }
 
 void write_inputs(TomlWriter& w, const Inputs& in) {
   if (in.empty()) return;
   w.blank();
   w.header("inputs");
-  w.string_array("requirements", in.requirements, "inputs.requirements");
-  w.optional_string("requirements_file", in.requirements_file, "inputs.requirements_file");
-  w.optional_string("project_file", in.project_file, "inputs.project_file");
-  w.optional_string("index_url", in.index_url, "inputs.index_url");
-  w.string_array("extra_index_urls", in.extra_index_urls, "inputs.extra_index_urls");
-  w.string_array("find_links", in.find_links, "inputs.find_links");
+  w.string_array("requirements", in.requirements);
+  w.optional_string("requirements_file", in.requirements_file);
+  w.optional_string("project_file", in.project_file);
+  w.optional_string("index_url", in.index_url);
+  w.string_array("extra_index_urls", in.extra_index_urls);
+  w.string_array("find_links", in.find_links);
   if (in.no_index) w.raw("no_index", "true");
-  w.optional_string("profile_from", in.profile_from, "inputs.profile_from");
-  InlineTable from;
-  bool any = false;
-  const auto add = [&](std::string_view key, const std::string& value) {
-    if (value.empty()) return;
-    from.string(key, value, "inputs.target_from." + std::string(key));
-    any = true;
+  w.optional_string("profile_from", in.profile_from);
+  InlineTable from(w.field("target_from"));
+  const auto add = [&from](std::string_view key, const std::string& value) {
+    if (!value.empty()) from.string(key, value);
   };
   add("python", in.python_from);
   add("cuda_driver", in.cuda_driver_from);
   add("gpus", in.gpus_from);
   add("platform", in.platform_from);
   add("glibc", in.glibc_from);
-  if (any) w.raw("target_from", from.str());
+  if (!from.empty()) w.raw("target_from", from.str());
 }
 
 void write_environment(TomlWriter& w, const Environment& e) {
   w.blank();
   w.header("environment");
-  w.optional_string("cuda", e.cuda, "environment.cuda");
+  w.optional_string("cuda", e.cuda);
   if (!e.base_image.tag.empty()) {
-    InlineTable image;
-    image.string("tag", e.base_image.tag, "environment.base_image.tag");
-    if (e.base_image.digest)
-      image.string("digest", *e.base_image.digest, "environment.base_image.digest");
+    InlineTable image(w.field("base_image"));
+    image.string("tag", e.base_image.tag);
+    if (e.base_image.digest) image.string("digest", *e.base_image.digest);
     w.raw("base_image", image.str());
   }
-  w.optional_string("torch_cuda_arch_list", e.torch_cuda_arch_list,
-                    "environment.torch_cuda_arch_list");
+  w.optional_string("torch_cuda_arch_list", e.torch_cuda_arch_list);
   if (!e.variables.empty()) {
     w.blank();
     w.header("environment.variables");
-    w.key_values(e.variables, "environment.variables");
+    w.key_values(e.variables);
   }
 }
 
 std::string artifact_table(const Artifact& a, const std::string& field) {
-  InlineTable t;
-  t.string("filename", a.filename, field + ".filename");
-  t.string("url", a.url, field + ".url");
-  if (a.sha256) t.string("sha256", *a.sha256, field + ".sha256");
+  InlineTable t(field);
+  t.string("filename", a.filename);
+  t.string("url", a.url);
+  if (a.sha256) t.string("sha256", *a.sha256);
   if (a.size) t.raw("size", std::to_string(*a.size));
   return t.str();
 }
 
 std::string reason_table(const Reason& r, const std::string& field) {
-  InlineTable t;
-  t.raw("kind", toml_string(to_string(r.kind), field));
-  t.string("text", r.text, field + ".text");
-  if (r.package) t.string("package", *r.package, field + ".package");
-  if (r.rule_id) t.string("rule_id", *r.rule_id, field + ".rule_id");
-  if (r.source) t.string("source", *r.source, field + ".source");
+  InlineTable t(field);
+  t.string("kind", to_string(r.kind));
+  t.string("text", r.text);
+  if (r.package) t.string("package", *r.package);
+  if (r.rule_id) t.string("rule_id", *r.rule_id);
+  if (r.source) t.string("source", *r.source);
   return t.str();
 }
 
-void write_package(TomlWriter& w, const Package& p, const std::string& at) {
-  w.blank();
-  w.array_header("package");
-  w.string("name", p.name, at + ".name");
-  w.string("version", p.version, at + ".version");
-  w.optional_string("variant", p.variant, at + ".variant");
-  InlineTable source;
-  source.raw("kind", toml_string(to_string(p.source.kind), at));
-  source.string("url", p.source.url, at + ".source.url");
-  w.raw("source", source.str());
-  if (p.markers) w.string("markers", *p.markers, at + ".markers");
-  w.string_array("dependencies", p.dependencies, at + ".dependencies");
+// `key = [...]` of inline tables, one per element: `table(element, "key[i]")`.
+template <typename T, typename Table>
+void write_tables(TomlWriter& w, std::string_view key, const std::vector<T>& elements,
+                  Table table) {
   std::vector<std::string> items;
-  for (std::size_t i = 0; i < p.artifacts.size(); ++i)
-    items.push_back(artifact_table(p.artifacts[i], at + ".artifacts[" + std::to_string(i) + "]"));
-  w.multiline_array("artifacts", items);
-  items.clear();
-  for (std::size_t i = 0; i < p.why.size(); ++i)
-    items.push_back(reason_table(p.why[i], at + ".why[" + std::to_string(i) + "]"));
-  w.multiline_array("why", items);
+  for (std::size_t i = 0; i < elements.size(); ++i) {
+    items.push_back(table(elements[i], w.field(std::string(key) + "[" + std::to_string(i) + "]")));
+  }
+  w.multiline_array(key, items);
 }
 
-void write_build(TomlWriter& w, const BuildStep& b, const std::string& at) {
+void write_package(TomlWriter& w, const Package& p, std::string at) {
   w.blank();
-  w.array_header("build");
-  w.string("name", b.name, at + ".name");
-  w.string_array("after", b.after, at + ".after");
-  w.optional_string("package", b.package, at + ".package");
-  if (b.source) w.raw("source", artifact_table(*b.source, at + ".source"));
-  if (b.vcs) w.string("vcs", *b.vcs, at + ".vcs");
-  if (b.working_dir) w.string("working_dir", *b.working_dir, at + ".working_dir");
-  w.optional_string("cuda_arch_list", b.cuda_arch_list, at + ".cuda_arch_list");
+  w.array_header("package", std::move(at));
+  w.string("name", p.name);
+  w.string("version", p.version);
+  w.optional_string("variant", p.variant);
+  InlineTable source(w.field("source"));
+  source.string("kind", to_string(p.source.kind));
+  source.string("url", p.source.url);
+  w.raw("source", source.str());
+  if (p.markers) w.string("markers", *p.markers);
+  w.string_array("dependencies", p.dependencies);
+  write_tables(w, "artifacts", p.artifacts, artifact_table);
+  write_tables(w, "why", p.why, reason_table);
+}
+
+void write_build(TomlWriter& w, const BuildStep& b, std::string at) {
+  w.blank();
+  w.array_header("build", at);
+  w.string("name", b.name);
+  w.string_array("after", b.after);
+  w.optional_string("package", b.package);
+  if (b.source) w.raw("source", artifact_table(*b.source, w.field("source")));
+  if (b.vcs) w.string("vcs", *b.vcs);
+  if (b.working_dir) w.string("working_dir", *b.working_dir);
+  w.optional_string("cuda_arch_list", b.cuda_arch_list);
   std::vector<std::string> commands;
-  for (const std::string& c : b.commands) commands.push_back(toml_string(c, at + ".commands"));
+  for (const std::string& c : b.commands) commands.push_back(toml_string(c, w.field("commands")));
   w.multiline_array("commands", commands);
   if (!b.env.empty()) {
     // A sub-table header after `[[build]]` belongs to the build element just opened.
     w.blank();
-    w.header("build.env");
-    w.key_values(b.env, at + ".env");
+    w.header("build.env", at + ".env");
+    w.key_values(b.env);
   }
 }
 
-void write_rule(TomlWriter& w, const AppliedRule& r, const std::string& at) {
+void write_rule(TomlWriter& w, const AppliedRule& r, std::string at) {
   w.blank();
-  w.array_header("rule");
-  w.string("id", r.id, at + ".id");
-  w.optional_string("failure", r.failure, at + ".failure");
-  w.string("effect", r.effect, at + ".effect");
-  if (r.symptom) w.string("symptom", *r.symptom, at + ".symptom");
-  w.string("source", r.source, at + ".source");
+  w.array_header("rule", std::move(at));
+  w.string("id", r.id);
+  w.optional_string("failure", r.failure);
+  w.string("effect", r.effect);
+  if (r.symptom) w.string("symptom", *r.symptom);
+  w.string("source", r.source);
 }
 
 // The canonical text in two parts: the header up to `input_hash`, and the rest. The content
@@ -222,11 +244,11 @@ std::pair<std::string, std::string> canonical_parts(const Lockfile& lock) {
   head.comment(
       "Regenerate it with `bevenv lock`; `bevenv lock --check` tells whether it is current.");
   head.integer("schema_version", lock.schema_version);
-  head.string("generator", lock.generator, "generator");
-  head.string("matrix_version", lock.matrix_version, "matrix_version");
-  head.string("input_hash", lock.input_hash, "input_hash");
+  head.string("generator", lock.generator);
+  head.string("matrix_version", lock.matrix_version);
+  head.string("input_hash", lock.input_hash);
   TomlWriter w;
-  w.optional_string("profile", lock.profile, "profile");
+  w.optional_string("profile", lock.profile);
 
   w.blank();
   write_target(w, lock.target);
