@@ -5,13 +5,14 @@ in one run with the tools interleaved. Prints times and ratios.
 
 Usage: index_pypi_mirror.py BEVENV [--profile NAME | --closure NAME | --requirements FILE]
                              [--newest N] [--runs N] [--timeout S] [--work DIR] [--refresh]
+                             [--serve]
 
 Sets: `--profile NAME` (default bevformer) takes a profile's PyPI pins, as below. `--closure NAME`
 takes every package of BEVENV's offline lock of profile NAME (the whole environment, 100-170
 packages), pinned to its locked version, less what PyPI does not carry (the same rule as for
 profile pins). `--requirements FILE` takes a requirement file (for example
 bench/sets/datascience.txt, a general set whose closure has a few hundred packages); with
-`--newest N`, only the newest N versions of each project that the requirements allow are
+`--newest N`, only the newest N versions that each requirement on a project allows are
 mirrored (every tool sees the same mirror, so the comparison stays fair; roots keep their
 specifiers).
 
@@ -329,7 +330,14 @@ def build_mirror(directory, roots, newest=None):
                 pinned = [v for v in by_version if root_spec[name].contains(v, True)]
                 allowed = pinned or allowed
             if newest is not None:
-                allowed = sorted(allowed, reverse=True)[:newest]
+                # The newest few of each requirement's own range, so that a requirement that
+                # caps a project (botocore's urllib3 < 1.27) still finds versions under its
+                # cap: the newest of the union alone left boto3 unsolvable.
+                keep = set()
+                for spec in specs:
+                    keep.update(sorted((v for v in allowed if spec.contains(v, True)),
+                                       reverse=True)[:newest])
+                allowed = sorted(keep, reverse=True)
             for version in allowed:
                 for f in by_version[version]:
                     if f["filename"] in unreadable:
@@ -495,6 +503,24 @@ def serve(directory, projects):
     return server, f"http://127.0.0.1:{server.server_address[1]}/simple"
 
 
+def serve_for_profiling(directory, projects, roots, bevenv):
+    """Serves the mirror until interrupted and prints bevenv's lock command against it, with
+    the roots in a file: for perf and the like on one tool's run."""
+    server, url = serve(directory, projects)
+    roots_file = os.path.join(directory, "roots.txt")
+    with open(roots_file, "w", encoding="utf-8") as f:
+        f.write("".join(f"{r}\n" for r in roots))
+    print(f"mirror: {url}\nroots: {roots_file}\n"
+          f"{bevenv} -q lock --index-url {url} --python {PYTHON} --glibc 2.{GLIBC_MINOR} "
+          f"$(sed 's/^/--require /' {roots_file}) -o OUT", flush=True)
+    try:
+        threading.Event().wait()
+    except KeyboardInterrupt:
+        pass
+    server.shutdown()
+    return 0
+
+
 def pins_of(text):
     return {canonicalize_name(m.group(1)): m.group(2)
             for m in re.finditer(r"^([A-Za-z0-9._-]+)==(\S+)", text, re.MULTILINE)}
@@ -568,12 +594,14 @@ def main():
     chosen.add_argument("--profile", help="a profile's PyPI pins (default: bevformer)")
     chosen.add_argument("--closure", help="every package of a profile's offline lock, pinned")
     chosen.add_argument("--requirements", help="a requirement file")
-    parser.add_argument("--newest", type=int, help="mirror the newest N allowed versions only")
+    parser.add_argument("--newest", type=int, help="mirror the newest N versions each requirement allows")
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--timeout", type=float, default=300.0)
     parser.add_argument("--work", default=os.path.join(tempfile.gettempdir(),
                                                        "bevenv-pypi-mirror"))
     parser.add_argument("--refresh", action="store_true", help="fetch the mirror again")
+    parser.add_argument("--serve", action="store_true",
+                        help="serve the mirror and print bevenv's command, run nothing")
     args = parser.parse_args()
     if shutil.which("uv") is None:
         print("`uv` not found: run scripts/setup.sh", file=sys.stderr)
@@ -616,6 +644,8 @@ def main():
     needing_torch = []
     if args.closure:
         roots, needing_torch = without_torch_dependents(directory, projects, roots)
+    if args.serve:
+        return serve_for_profiling(directory, projects, roots, args.bevenv)
     pip_compile = pip_compile_venv(args.work)
     server, url = serve(directory, projects)
     scratch = tempfile.mkdtemp(prefix="bevenv-pypi-bench-")

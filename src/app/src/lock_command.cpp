@@ -186,6 +186,37 @@ void report_pin_changes(CommandOutput& out, const std::vector<std::string>& chan
 
 using Clock = std::chrono::steady_clock;
 
+// The lock this run replaces. When the command names what to lock, it is read on a second
+// thread and waited for only where its pins are first needed, after the matrix load and the
+// translation (a lock of 170 packages takes a toml++ read of 10-20 ms). Its value is left to
+// the operating system at exit, like the inputs; the reading thread is always joined first.
+class ReplacedLock {
+ public:
+  explicit ReplacedLock(std::optional<lockfiles::Lockfile> read) : value_(hold(std::move(read))) {}
+  explicit ReplacedLock(std::future<std::optional<lockfiles::Lockfile>> reading)
+      : reading_(std::move(reading)) {}
+  ReplacedLock(const ReplacedLock&) = delete;
+  ReplacedLock& operator=(const ReplacedLock&) = delete;
+  ~ReplacedLock() {
+    if (reading_.valid()) reading_.wait();
+    util::done_with(std::move(value_));
+  }
+
+  // Null when there is none, or none that reads.
+  const lockfiles::Lockfile* get() {
+    if (reading_.valid()) value_ = hold(reading_.get());
+    return value_ && *value_ ? &**value_ : nullptr;
+  }
+
+ private:
+  using Held = std::unique_ptr<std::optional<lockfiles::Lockfile>>;
+  static Held hold(std::optional<lockfiles::Lockfile> lock) {
+    return std::make_unique<std::optional<lockfiles::Lockfile>>(std::move(lock));
+  }
+  std::future<std::optional<lockfiles::Lockfile>> reading_;
+  Held value_;
+};
+
 // The resolution: the matrix's records, the index's where one is given, the old lock's pins.
 struct Resolution {
   Translation translation;
@@ -194,11 +225,12 @@ struct Resolution {
 };
 
 Resolution resolve_in(RecordScope scope, const LockOptions& options, const LockInputs& inputs,
-                      const lockfiles::Lockfile* previous) {
+                      ReplacedLock& replaced) {
   Resolution out{
       translate(inputs, requested_extras(inputs), scope), open_index(options, inputs), {}};
   Translation& translation = out.translation;
-  if (previous != nullptr) keep_previous_pins(translation, inputs, *previous, options);
+  if (const lockfiles::Lockfile* previous = replaced.get())
+    keep_previous_pins(translation, inputs, *previous, options);
   // Package indexes: records for uncurated packages, read as solves need them (lock_index.cpp).
   if (out.index && !options.read_all_metadata) {
     out.result = solve_with_index(*out.index, inputs, translation);
@@ -218,13 +250,12 @@ Resolution resolve_in(RecordScope scope, const LockOptions& options, const LockI
 
 // Offline, the records the target rules out are left out of the solve; when no environment
 // exists, the explanation is made over all of them, so it can say why each was ruled out.
-Resolution resolve(const LockOptions& options, const LockInputs& inputs,
-                   const lockfiles::Lockfile* previous) {
+Resolution resolve(const LockOptions& options, const LockInputs& inputs, ReplacedLock& replaced) {
   const bool offline = inputs.index_sources.empty();
   Resolution out =
-      resolve_in(offline ? RecordScope::installable : RecordScope::all, options, inputs, previous);
+      resolve_in(offline ? RecordScope::installable : RecordScope::all, options, inputs, replaced);
   if (offline && std::holds_alternative<solver::Unsolvable>(out.result))
-    out = resolve_in(RecordScope::all, options, inputs, previous);
+    out = resolve_in(RecordScope::all, options, inputs, replaced);
   return out;
 }
 
@@ -300,8 +331,8 @@ CommandOutput written_output(const LockInputs& inputs, const Resolution& resolut
 }
 
 CommandOutput resolve_and_write(const LockOptions& options, const LockInputs& inputs,
-                                const lockfiles::Lockfile* previous, Clock::time_point start) {
-  Resolution resolved = resolve(options, inputs, previous);
+                                ReplacedLock& replaced, Clock::time_point start) {
+  Resolution resolved = resolve(options, inputs, replaced);
   // Offline, what the solve built is left to the operating system; an index session is closed.
   const bool offline = resolved.index == nullptr;
   const util::ScopeOrExit<Resolution> kept(std::move(resolved), offline);
@@ -321,7 +352,7 @@ CommandOutput resolve_and_write(const LockOptions& options, const LockInputs& in
 
   lockfiles::write_lockfile(inputs.output, lock);
   const auto elapsed = std::chrono::duration_cast<std::chrono::microseconds>(Clock::now() - start);
-  return written_output(inputs, resolution, lock, previous,
+  return written_output(inputs, resolution, lock, replaced.get(),
                         static_cast<double>(elapsed.count()) / 1000.0);
 }
 
@@ -347,14 +378,10 @@ CommandOutput lock(const LockOptions& given) {
   const auto start = Clock::now();
   std::vector<Line> target;
   const fs::path path = given.output.value_or(default_lockfile(given.project_file));
-  std::optional<lockfiles::Lockfile> previous;
   LockOptions options = given;
-  // A command that names what to lock needs the old lock only after the matrix has loaded, so
-  // the old lock is read on a second thread meanwhile (each takes milliseconds). The future's
-  // destructor waits for the reader, should gathering throw.
-  std::future<std::optional<lockfiles::Lockfile>> reading;
+  std::optional<ReplacedLock> replaced;  // declared after what its reader writes to
   if (names_nothing_to_lock(given)) {
-    previous = previous_lock(path, target);
+    std::optional<lockfiles::Lockfile> previous = previous_lock(path, target);
     // Not naming what to lock asks again what the lock recorded, under the flags given.
     if (previous) {
       options = with_recorded_inputs(given, *previous);
@@ -362,16 +389,15 @@ CommandOutput lock(const LockOptions& given) {
         target.push_back({Mark::none, 0, std::move(note), false, false});
       }
     }
+    replaced.emplace(std::move(previous));
   } else {
-    reading =
-        std::async(std::launch::async, [&path, &target] { return previous_lock(path, target); });
+    replaced.emplace(
+        std::async(std::launch::async, [&path, &target] { return previous_lock(path, target); }));
   }
   const util::ScopeOrExit<LockInputs> gathered(gather_lock_inputs(options));
-  if (reading.valid()) previous = reading.get();
-  // Like the inputs, the old lock is left to the operating system at exit.
-  const util::ScopeOrExit<std::optional<lockfiles::Lockfile>> replaced(std::move(previous));
   const LockInputs& inputs = *gathered;
-  CommandOutput out = resolve_and_write(options, inputs, *replaced ? &**replaced : nullptr, start);
+  CommandOutput out = resolve_and_write(options, inputs, *replaced, start);
+  replaced->get();  // its reader's notes are complete
   // Where the target came from goes to stderr, before anything else the command says there.
   for (const auto& note : inputs.target_notes)
     target.push_back({Mark::none, 0, note, false, false});
