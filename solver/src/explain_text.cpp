@@ -109,8 +109,8 @@ ExplanationStep wants_step(const Dependency& root, const DepKey& key) {
   step.package = key.name;
   step.dependency = key.display;
   step.origin = root.origin;
-  step.text =
-      (root.origin.empty() ? std::string("the request") : root.origin.str()) + " wants " + key.display;
+  step.text = (root.origin.empty() ? std::string("the request") : root.origin.str()) + " wants " +
+              key.display;
   return step;
 }
 
