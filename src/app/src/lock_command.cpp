@@ -229,13 +229,17 @@ Resolution resolve_in(RecordScope scope, const LockOptions& options, const LockI
   Resolution out{
       translate(inputs, requested_extras(inputs), scope), open_index(options, inputs), {}};
   Translation& translation = out.translation;
-  if (const lockfiles::Lockfile* previous = replaced.get())
-    keep_previous_pins(translation, inputs, *previous, options);
+  // The replaced lock's pins are preferences, which only the solves read.
+  const auto keep_pins = [&] {
+    if (const lockfiles::Lockfile* previous = replaced.get())
+      keep_previous_pins(translation, inputs, *previous, options);
+  };
   // Package indexes: records for uncurated packages, read as solves need them (lock_index.cpp).
   if (out.index && !options.read_all_metadata) {
-    out.result = solve_with_index(*out.index, inputs, translation);
+    out.result = solve_with_index(*out.index, inputs, translation, keep_pins);
     return out;
   }
+  keep_pins();
   if (out.index) add_index_records(*out.index, inputs, translation);
   // Offline, extras are records of their own, so one solve settles them. (The index search
   // reads extras as it goes.)

@@ -142,12 +142,13 @@ void add_index_records(IndexSession& session, const LockInputs& inputs, Translat
   util::done_with(std::move(search));
 }
 
-std::variant<solver::Solution, solver::Unsolvable> solve_with_index(IndexSession& session,
-                                                                    const LockInputs& inputs,
-                                                                    Translation& translation) {
+std::variant<solver::Solution, solver::Unsolvable> solve_with_index(
+    IndexSession& session, const LockInputs& inputs, Translation& translation,
+    const std::function<void()>& before_solving) {
   auto search = std::make_unique<IndexSearch>(session, inputs, translation);
   search->discover();
   search->read_newest();
+  if (before_solving) before_solving();
   // Each solve starts from the request's own preferences; solve_with_preferences adds its own.
   const auto preferred = translation.request.preferred;
   for (;;) {

@@ -3,6 +3,7 @@
 // read from their metadata until the dependency closure is complete, and the URL, sha256 and
 // size of every pinned artifact. Off unless an index option is given, so a lock from the
 // matrix alone never touches the network.
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -41,11 +42,13 @@ std::unique_ptr<IndexSession> open_index(const LockOptions& options, const LockI
 // (`--read-all-metadata`). solve_with_index() reads only what solves choose: it solves with
 // what is known, reads the chosen releases nobody read yet in one batch, and solves again until
 // the solution stands on metadata alone; an unsolvable request is solved again over everything,
-// so its explanation is the eager one's.
+// so its explanation is the eager one's. `before_solving` runs once, after the first reads and
+// before the first solve: what only the solves read (the replaced lock's pins, preferences) is
+// added there, so the lock being replaced is read on its thread while the pages are.
 void add_index_records(IndexSession& session, const LockInputs& inputs, Translation& translation);
-std::variant<solver::Solution, solver::Unsolvable> solve_with_index(IndexSession& session,
-                                                                    const LockInputs& inputs,
-                                                                    Translation& translation);
+std::variant<solver::Solution, solver::Unsolvable> solve_with_index(
+    IndexSession& session, const LockInputs& inputs, Translation& translation,
+    const std::function<void()>& before_solving);
 
 // Gives every package of `lock` the artifact that fits the target (best wheel, else an sdist
 // with a build step) with URL, sha256 and size, and the source it comes from. A curated

@@ -131,7 +131,7 @@ struct Lock {
     translation = app::translate(inputs);
     session.source = &source;
     session.pinned = app::pinned_sources(inputs);
-    return chosen(app::solve_with_index(session, inputs, translation));
+    return chosen(app::solve_with_index(session, inputs, translation, {}));
   }
   std::string lock_eagerly() {
     search();
