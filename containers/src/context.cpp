@@ -1,14 +1,12 @@
 #include "bevenv/containers/context.hpp"
 
-#include <archive.h>
-#include <archive_entry.h>
-
 #include <algorithm>
 #include <fstream>
 #include <memory>
 #include <set>
 
 #include "bevenv/core/error.hpp"
+#include "bevenv/core/libarchive.hpp"
 
 namespace bevenv::containers {
 namespace {
@@ -21,7 +19,8 @@ using ArchivePtr = std::unique_ptr<archive, int (*)(archive*)>;
 using EntryPtr = std::unique_ptr<archive_entry, void (*)(archive_entry*)>;
 
 [[noreturn]] void archive_failure(archive* a, const std::string& what) {
-  const char* message = archive_error_string(a);
+  const auto& la = core::libarchive::api();
+  const char* message = la.error_string(a);
   throw Error(ExitCode::failure,
               what + ": " + (message != nullptr ? message : "libarchive reported an error"));
 }
@@ -33,7 +32,8 @@ la_ssize_t append_to_string(archive*, void* client, const void* buffer, size_t l
 
 void write_data(archive* a, const char* data, std::size_t size, const std::string& path) {
   if (size == 0) return;
-  if (archive_write_data(a, data, size) != static_cast<la_ssize_t>(size)) {
+  const auto& la = core::libarchive::api();
+  if (la.write_data(a, data, size) != static_cast<la_ssize_t>(size)) {
     archive_failure(a, "cannot add `" + path + "` to the build context");
   }
 }
@@ -144,10 +144,11 @@ std::string write_context_tar(std::vector<ContextEntry> entries, std::int64_t mt
   std::sort(entries.begin(), entries.end(),
             [](const ContextEntry& a, const ContextEntry& b) { return a.path < b.path; });
   std::string out;
-  ArchivePtr writer(archive_write_new(), archive_write_free);
-  if (archive_write_set_format_pax_restricted(writer.get()) != ARCHIVE_OK ||
-      archive_write_add_filter_none(writer.get()) != ARCHIVE_OK ||
-      archive_write_open(writer.get(), &out, nullptr, append_to_string, nullptr) != ARCHIVE_OK) {
+  const auto& la = core::libarchive::api();
+  ArchivePtr writer(la.write_new(), la.write_free);
+  if (la.write_set_format_pax_restricted(writer.get()) != ARCHIVE_OK ||
+      la.write_add_filter_none(writer.get()) != ARCHIVE_OK ||
+      la.write_open(writer.get(), &out, nullptr, append_to_string, nullptr) != ARCHIVE_OK) {
     archive_failure(writer.get(), "cannot start the build context");
   }
   for (std::size_t i = 0; i < entries.size(); ++i) {
@@ -156,33 +157,33 @@ std::string write_context_tar(std::vector<ContextEntry> entries, std::int64_t mt
     if (i > 0 && entries[i - 1].path == e.path) {
       throw Error(ExitCode::failure, "the build context lists `" + e.path + "` twice");
     }
-    EntryPtr header(archive_entry_new(), archive_entry_free);
+    EntryPtr header(la.entry_new(), la.entry_free);
     const std::string name = e.kind == ContextEntry::Kind::directory ? e.path + "/" : e.path;
-    archive_entry_set_pathname(header.get(), name.c_str());
-    archive_entry_set_mtime(header.get(), static_cast<time_t>(mtime), 0);
-    archive_entry_set_uid(header.get(), 0);
-    archive_entry_set_gid(header.get(), 0);
-    archive_entry_set_uname(header.get(), "root");
-    archive_entry_set_gname(header.get(), "root");
+    la.entry_set_pathname(header.get(), name.c_str());
+    la.entry_set_mtime(header.get(), static_cast<time_t>(mtime), 0);
+    la.entry_set_uid(header.get(), 0);
+    la.entry_set_gid(header.get(), 0);
+    la.entry_set_uname(header.get(), "root");
+    la.entry_set_gname(header.get(), "root");
     std::uintmax_t size = 0;
     switch (e.kind) {
       case ContextEntry::Kind::directory:
-        archive_entry_set_filetype(header.get(), AE_IFDIR);
-        archive_entry_set_perm(header.get(), 0755);
+        la.entry_set_filetype(header.get(), AE_IFDIR);
+        la.entry_set_perm(header.get(), 0755);
         break;
       case ContextEntry::Kind::symlink:
-        archive_entry_set_filetype(header.get(), AE_IFLNK);
-        archive_entry_set_perm(header.get(), 0777);
-        archive_entry_set_symlink(header.get(), e.link_target.c_str());
+        la.entry_set_filetype(header.get(), AE_IFLNK);
+        la.entry_set_perm(header.get(), 0777);
+        la.entry_set_symlink(header.get(), e.link_target.c_str());
         break;
       case ContextEntry::Kind::file:
         size = content_size(e);
-        archive_entry_set_filetype(header.get(), AE_IFREG);
-        archive_entry_set_perm(header.get(), e.executable ? 0755 : 0644);
-        archive_entry_set_size(header.get(), static_cast<la_int64_t>(size));
+        la.entry_set_filetype(header.get(), AE_IFREG);
+        la.entry_set_perm(header.get(), e.executable ? 0755 : 0644);
+        la.entry_set_size(header.get(), static_cast<la_int64_t>(size));
         break;
     }
-    if (archive_write_header(writer.get(), header.get()) != ARCHIVE_OK) {
+    if (la.write_header(writer.get(), header.get()) != ARCHIVE_OK) {
       archive_failure(writer.get(), "cannot add `" + e.path + "` to the build context");
     }
     if (e.kind != ContextEntry::Kind::file) continue;
@@ -192,41 +193,42 @@ std::string write_context_tar(std::vector<ContextEntry> entries, std::int64_t mt
       copy_file_data(writer.get(), e, size);
     }
   }
-  if (archive_write_close(writer.get()) != ARCHIVE_OK) {
+  if (la.write_close(writer.get()) != ARCHIVE_OK) {
     archive_failure(writer.get(), "cannot finish the build context");
   }
   return out;
 }
 
 void extract_context_tar(const std::string& tar_bytes, const fs::path& dir) {
-  ArchivePtr reader(archive_read_new(), archive_read_free);
-  archive_read_support_format_tar(reader.get());
-  if (archive_read_open_memory(reader.get(), tar_bytes.data(), tar_bytes.size()) != ARCHIVE_OK) {
+  const auto& la = core::libarchive::api();
+  ArchivePtr reader(la.read_new(), la.read_free);
+  la.read_support_format_tar(reader.get());
+  if (la.read_open_memory(reader.get(), tar_bytes.data(), tar_bytes.size()) != ARCHIVE_OK) {
     archive_failure(reader.get(), "cannot read the build context");
   }
-  ArchivePtr writer(archive_write_disk_new(), archive_write_free);
-  archive_write_disk_set_options(writer.get(), ARCHIVE_EXTRACT_PERM | ARCHIVE_EXTRACT_TIME |
-                                                   ARCHIVE_EXTRACT_SECURE_NODOTDOT |
-                                                   ARCHIVE_EXTRACT_SECURE_SYMLINKS);
+  ArchivePtr writer(la.write_disk_new(), la.write_free);
+  la.write_disk_set_options(writer.get(), ARCHIVE_EXTRACT_PERM | ARCHIVE_EXTRACT_TIME |
+                                              ARCHIVE_EXTRACT_SECURE_NODOTDOT |
+                                              ARCHIVE_EXTRACT_SECURE_SYMLINKS);
   archive_entry* entry = nullptr;
   while (true) {
-    const int status = archive_read_next_header(reader.get(), &entry);
+    const int status = la.read_next_header(reader.get(), &entry);
     if (status == ARCHIVE_EOF) break;
     if (status != ARCHIVE_OK) archive_failure(reader.get(), "cannot read the build context");
-    const std::string target = (dir / archive_entry_pathname(entry)).string();
-    archive_entry_set_pathname(entry, target.c_str());
-    if (archive_write_header(writer.get(), entry) != ARCHIVE_OK) {
+    const std::string target = (dir / la.entry_pathname(entry)).string();
+    la.entry_set_pathname(entry, target.c_str());
+    if (la.write_header(writer.get(), entry) != ARCHIVE_OK) {
       archive_failure(writer.get(), "cannot unpack the build context into `" + dir.string() + "`");
     }
     const void* block = nullptr;
     size_t size = 0;
     la_int64_t offset = 0;
-    while (archive_read_data_block(reader.get(), &block, &size, &offset) == ARCHIVE_OK) {
-      if (archive_write_data_block(writer.get(), block, size, offset) != ARCHIVE_OK) {
+    while (la.read_data_block(reader.get(), &block, &size, &offset) == ARCHIVE_OK) {
+      if (la.write_data_block(writer.get(), block, size, offset) != ARCHIVE_OK) {
         archive_failure(writer.get(), "cannot unpack the build context");
       }
     }
-    archive_write_finish_entry(writer.get());
+    la.write_finish_entry(writer.get());
   }
 }
 

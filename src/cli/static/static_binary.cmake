@@ -40,13 +40,15 @@ foreach(module bevenv_app bevenv_matrix bevenv_probes bevenv_solver bevenv_index
                bevenv_containers bevenv_lockfiles bevenv_core bevenv_util)
   list(APPEND module_archives $<TARGET_FILE:${module}>)
 endforeach()
-# The index module's stand-in for its dlopen caller (src/index/static/no_shared_library.cpp):
-# defined here, before the archives, it keeps shared_library.o out of the link, so the link
-# names no dlopen and glibc's warning about dlopen in a static program does not arise.
+# Core's stand-ins for its dlopen caller and its libarchive loader (src/core/static/): defined
+# here, before the archives, they keep shared_library.o and libarchive.o out of the link, so the
+# link names no dlopen (glibc warns about dlopen in a static program) and the libarchive table
+# names the functions linked in.
 add_library(bevenv_no_shared_library OBJECT
-            ${PROJECT_SOURCE_DIR}/src/index/static/no_shared_library.cpp)
-target_include_directories(bevenv_no_shared_library PRIVATE ${PROJECT_SOURCE_DIR}/src/index/src)
-target_link_libraries(bevenv_no_shared_library PRIVATE bevenv_warnings)
+            ${PROJECT_SOURCE_DIR}/src/core/static/no_shared_library.cpp
+            ${PROJECT_SOURCE_DIR}/src/core/static/libarchive_linked.cpp)
+target_include_directories(bevenv_no_shared_library PRIVATE ${PROJECT_SOURCE_DIR}/src/core/include)
+target_link_libraries(bevenv_no_shared_library PRIVATE bevenv_warnings bevenv_archive_headers)
 add_executable(bevenv-static $<TARGET_OBJECTS:bevenv_cli_objects>
                              $<TARGET_OBJECTS:bevenv_toml_implementation>
                              $<TARGET_OBJECTS:bevenv_no_shared_library>)

@@ -6,7 +6,7 @@
 #include <string>
 
 #include "bevenv/core/error.hpp"
-#include "shared_library.hpp"
+#include "bevenv/core/shared_library.hpp"
 
 namespace bevenv::index::curl {
 namespace {
@@ -42,7 +42,7 @@ Api load() {
                       "remote `--find-links`), or use the `bevenv` built with shared libraries "
                       "(scripts/build.sh) where an index is needed");
   std::string why;
-  void* library = detail::open_shared_library(kLibrary, why);
+  void* library = core::open_shared_library(kLibrary, why);
   if (library == nullptr)
     refuse("could not be loaded" + (why.empty() ? std::string() : ": " + why));
   Api api{};

@@ -1,10 +1,8 @@
 #include "bevenv/index/metadata.hpp"
 
-#include <archive.h>
-#include <archive_entry.h>
-
 #include <memory>
 
+#include "bevenv/core/libarchive.hpp"
 #include "bevenv/core/name.hpp"
 #include "bevenv/util/text.hpp"
 #include "sdist_scan.hpp"
@@ -17,14 +15,15 @@ std::string_view trim(std::string_view s) { return util::trim(s, " \t\r"); }
 // Header names compare without case (RFC 822); `lower` is already lower case.
 bool iequals(std::string_view a, std::string_view lower) { return util::ascii_lower(a) == lower; }
 
-using ArchivePtr = std::unique_ptr<archive, decltype(&archive_read_free)>;
+using ArchivePtr = std::unique_ptr<archive, decltype(&::archive_read_free)>;
 
 // The METADATA of the one top-level `.dist-info` directory.
 core::Expected<std::string, std::string> read_metadata(archive* reader, std::string_view what,
                                                        std::uint64_t limit) {
+  const auto& la = core::libarchive::api();
   archive_entry* entry = nullptr;
-  while (archive_read_next_header(reader, &entry) == ARCHIVE_OK) {
-    const char* raw = archive_entry_pathname(entry);
+  while (la.read_next_header(reader, &entry) == ARCHIVE_OK) {
+    const char* raw = la.entry_pathname(entry);
     const std::string_view path = raw != nullptr ? raw : "";
     const auto slash = path.find('/');
     const bool wanted = slash != std::string_view::npos && path.substr(slash) == "/METADATA" &&
@@ -32,14 +31,15 @@ core::Expected<std::string, std::string> read_metadata(archive* reader, std::str
     if (!wanted) continue;
     return read_archive_entry(reader, path, what, limit);
   }
-  const char* error = archive_error_string(reader);
+  const char* error = la.error_string(reader);
   return core::unexpected(std::string(what) + " has no `*.dist-info/METADATA`" +
                           (error != nullptr ? std::string(" (") + error + ")" : std::string()));
 }
 
 ArchivePtr zip_reader() {
-  ArchivePtr reader(archive_read_new(), &archive_read_free);
-  archive_read_support_format_zip_seekable(reader.get());
+  const auto& la = core::libarchive::api();
+  ArchivePtr reader(la.read_new(), la.read_free);
+  la.read_support_format_zip_seekable(reader.get());
   return reader;
 }
 
@@ -98,34 +98,37 @@ core::Expected<CoreMetadata, std::string> parse_core_metadata(std::string_view t
 
 core::Expected<std::string, std::string> wheel_metadata_text(const std::filesystem::path& wheel,
                                                              std::uint64_t limit) {
+  const auto& la = core::libarchive::api();
   ArchivePtr reader = zip_reader();
-  if (archive_read_open_filename(reader.get(), wheel.c_str(), 65536) != ARCHIVE_OK) {
+  if (la.read_open_filename(reader.get(), wheel.c_str(), 65536) != ARCHIVE_OK) {
     return core::unexpected("cannot open `" + wheel.string() +
-                            "` as a zip: " + archive_error_string(reader.get()));
+                            "` as a zip: " + la.error_string(reader.get()));
   }
   return read_metadata(reader.get(), "`" + wheel.filename().string() + "`", limit);
 }
 
 core::Expected<std::string, std::string> wheel_metadata_text_from_memory(std::string_view bytes,
                                                                          std::uint64_t limit) {
+  const auto& la = core::libarchive::api();
   ArchivePtr reader = zip_reader();
-  if (archive_read_open_memory(reader.get(), bytes.data(), bytes.size()) != ARCHIVE_OK) {
+  if (la.read_open_memory(reader.get(), bytes.data(), bytes.size()) != ARCHIVE_OK) {
     return core::unexpected(std::string("the wheel is not a zip: ") +
-                            archive_error_string(reader.get()));
+                            la.error_string(reader.get()));
   }
   return read_metadata(reader.get(), "the wheel", limit);
 }
 
 core::Expected<std::string, std::string> sdist_metadata_text(const std::filesystem::path& sdist,
                                                              std::uint64_t limit) {
-  ArchivePtr reader(archive_read_new(), &archive_read_free);
-  archive_read_support_format_tar(reader.get());
-  archive_read_support_format_zip(reader.get());
-  archive_read_support_filter_gzip(reader.get());
-  archive_read_support_filter_bzip2(reader.get());
-  if (archive_read_open_filename(reader.get(), sdist.c_str(), 65536) != ARCHIVE_OK) {
+  const auto& la = core::libarchive::api();
+  ArchivePtr reader(la.read_new(), la.read_free);
+  la.read_support_format_tar(reader.get());
+  la.read_support_format_zip(reader.get());
+  la.read_support_filter_gzip(reader.get());
+  la.read_support_filter_bzip2(reader.get());
+  if (la.read_open_filename(reader.get(), sdist.c_str(), 65536) != ARCHIVE_OK) {
     return core::unexpected("cannot open `" + sdist.string() +
-                            "`: " + archive_error_string(reader.get()));
+                            "`: " + la.error_string(reader.get()));
   }
   return scan_sdist(reader.get(), "`" + sdist.filename().string() + "`", limit);
 }

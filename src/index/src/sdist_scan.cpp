@@ -1,11 +1,9 @@
 #include "sdist_scan.hpp"
 
-#include <archive.h>
-#include <archive_entry.h>
-
 #include <optional>
 #include <set>
 
+#include "bevenv/core/libarchive.hpp"
 #include "bevenv/util/text.hpp"
 #include "metadata_errors.hpp"
 
@@ -64,10 +62,11 @@ std::string requirement_line(std::string_view requirement, std::string_view extr
 core::Expected<std::string, std::string> read_archive_entry(archive* reader, std::string_view path,
                                                             std::string_view what,
                                                             std::uint64_t limit) {
+  const auto& la = core::libarchive::api();
   std::string text;
   char buffer[16384];
   la_ssize_t n = 0;
-  while ((n = archive_read_data(reader, buffer, sizeof buffer)) > 0) {
+  while ((n = la.read_data(reader, buffer, sizeof buffer)) > 0) {
     // An archive entry's own size is not to be trusted: count what it inflates to.
     if (text.size() + static_cast<std::size_t>(n) > limit) {
       return core::unexpected("`" + std::string(path) + "` in " + std::string(what) +
@@ -79,7 +78,7 @@ core::Expected<std::string, std::string> read_archive_entry(archive* reader, std
   }
   if (n < 0) {
     return core::unexpected("cannot read `" + std::string(path) + "` in " + std::string(what) +
-                            ": " + archive_error_string(reader));
+                            ": " + la.error_string(reader));
   }
   return text;
 }
@@ -120,11 +119,12 @@ std::string with_header_lines(std::string_view headers, std::string_view lines) 
 
 core::Expected<std::string, std::string> scan_sdist(archive* reader, std::string_view what,
                                                     std::uint64_t limit) {
+  const auto& la = core::libarchive::api();
   std::optional<std::string> pkg_info;
   std::optional<std::string> requires_txt;
   archive_entry* entry = nullptr;
-  while (archive_read_next_header(reader, &entry) == ARCHIVE_OK) {
-    const char* raw = archive_entry_pathname(entry);
+  while (la.read_next_header(reader, &entry) == ARCHIVE_OK) {
+    const char* raw = la.entry_pathname(entry);
     const std::string_view path = raw != nullptr ? raw : "";
     const bool wanted =
         (!pkg_info && is_pkg_info(path)) || (!requires_txt && is_requires_txt(path));
@@ -135,7 +135,7 @@ core::Expected<std::string, std::string> scan_sdist(archive* reader, std::string
     if (pkg_info && (requires_txt || has_field(*pkg_info, "Requires-Dist"))) break;
   }
   if (!pkg_info) {
-    const char* error = archive_error_string(reader);
+    const char* error = la.error_string(reader);
     return core::unexpected(std::string(what) + std::string(detail::kNoPkgInfo) +
                             (error != nullptr ? std::string(" (") + error + ")" : std::string()));
   }

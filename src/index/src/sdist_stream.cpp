@@ -1,13 +1,12 @@
 #include "sdist_stream.hpp"
 
-#include <archive.h>
-
 #include <condition_variable>
 #include <deque>
 #include <memory>
 #include <mutex>
 #include <thread>
 
+#include "bevenv/core/libarchive.hpp"
 #include "sdist_scan.hpp"
 
 namespace bevenv::index::remote {
@@ -61,18 +60,19 @@ class Scanner {
   }
 
   void run() {
-    archive* reader = archive_read_new();
-    archive_read_support_format_tar(reader);
-    archive_read_support_format_zip(reader);
-    archive_read_support_filter_gzip(reader);
-    archive_read_support_filter_bzip2(reader);
+    const auto& la = core::libarchive::api();
+    archive* reader = la.read_new();
+    la.read_support_format_tar(reader);
+    la.read_support_format_zip(reader);
+    la.read_support_filter_gzip(reader);
+    la.read_support_filter_bzip2(reader);
     core::Expected<std::string, std::string> result = core::unexpected(std::string());
-    if (archive_read_open(reader, this, nullptr, &Scanner::pull, nullptr) != ARCHIVE_OK) {
-      result = core::unexpected("cannot open " + what_ + ": " + archive_error_string(reader));
+    if (la.read_open(reader, this, nullptr, &Scanner::pull, nullptr) != ARCHIVE_OK) {
+      result = core::unexpected("cannot open " + what_ + ": " + la.error_string(reader));
     } else {
       result = scan_sdist(reader, what_);
     }
-    archive_read_free(reader);
+    la.read_free(reader);
     const std::lock_guard lock(mutex_);
     result_ = std::move(result);
     done_ = true;

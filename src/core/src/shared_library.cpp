@@ -1,8 +1,8 @@
-#include "shared_library.hpp"
+#include "bevenv/core/shared_library.hpp"
 
 #include <dlfcn.h>
 
-namespace bevenv::index::detail {
+namespace bevenv::core {
 
 void* open_shared_library(const char* name, std::string& why) {
   // RTLD_LOCAL: the library's own dependencies (OpenSSL, for curl) stay out of the global
@@ -15,4 +15,4 @@ void* open_shared_library(const char* name, std::string& why) {
   return library;
 }
 
-}  // namespace bevenv::index::detail
+}  // namespace bevenv::core
