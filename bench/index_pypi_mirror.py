@@ -38,7 +38,8 @@ against the page's sha256. Pages carry PyPI's `Cache-Control: max-age=600`, file
 `max-age=31536000, immutable`. Pinned releases without a wheel for the target (mmdet3d
 0.17.1 is an sdist) are left out of the roots, and the script says so.
 
-Rows (median of --runs; pip-compile runs once per cache state):
+Rows (median of --runs; bevenv and uv alternate, each round in the other order; pip-compile
+runs once per cache state, after them):
   bevenv cold / warm     `bevenv lock --index-url MIRROR --python 3.8 --glibc 2.31 --require ...`
                          with an empty / a reused XDG_CACHE_HOME
   uv cold / warm         `uv pip compile --index-url MIRROR --python-version 3.8.18
@@ -655,16 +656,20 @@ def main():
     pins, errors = {}, {}
     for tool in ("bevenv", "uv", "pip-compile"):  # fill the warm caches (not counted)
         tools.run(tool, "warm", args.timeout)
-    for round_index in range(args.runs):
-        for tool, state in rows:
-            if tool == "pip-compile" and round_index > 0:
-                continue
-            seconds, answer, error = tools.run(tool, state, args.timeout)
-            times[(tool, state)].append(seconds)
-            if answer is None:
-                errors[(tool, state)] = error
-            else:
-                pins[tool] = answer
+    # bevenv and uv alternate, each round in the other order, and pip-compile (seconds of a
+    # Python process per run) runs after them: run between the others it left the CPU's caches
+    # to whichever tool came next, always the same one.
+    order = [[(t, s) for s in ("cold", "warm") for t in tools_order]
+             for tools_order in (("bevenv", "uv"), ("uv", "bevenv"))]
+    schedule = [row for i in range(args.runs) for row in order[i % 2]]
+    schedule += [("pip-compile", "cold"), ("pip-compile", "warm")]
+    for tool, state in schedule:
+        seconds, answer, error = tools.run(tool, state, args.timeout)
+        times[(tool, state)].append(seconds)
+        if answer is None:
+            errors[(tool, state)] = error
+        else:
+            pins[tool] = answer
     server.shutdown()
     shutil.rmtree(scratch, ignore_errors=True)
     if dropped:

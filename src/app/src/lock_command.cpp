@@ -334,12 +334,21 @@ CommandOutput written_output(const LockInputs& inputs, const Resolution& resolut
   return out;
 }
 
+// Closes an index session when the function that holds it returns.
+struct ClosedOnReturn {
+  explicit ClosedOnReturn(std::unique_ptr<IndexSession>& closed) : session(closed) {}
+  ClosedOnReturn(const ClosedOnReturn&) = delete;
+  ClosedOnReturn& operator=(const ClosedOnReturn&) = delete;
+  ~ClosedOnReturn() { session.reset(); }
+  std::unique_ptr<IndexSession>& session;
+};
+
 CommandOutput resolve_and_write(const LockOptions& options, const LockInputs& inputs,
                                 ReplacedLock& replaced, Clock::time_point start) {
-  Resolution resolved = resolve(options, inputs, replaced);
-  // Offline, what the solve built is left to the operating system; an index session is closed.
-  const bool offline = resolved.index == nullptr;
-  const util::ScopeOrExit<Resolution> kept(std::move(resolved), offline);
+  // What the solve built is left to the operating system at exit; an index session is closed
+  // on return (its transport's handles and threads must not outlive the command).
+  const util::ScopeOrExit<Resolution> kept(resolve(options, inputs, replaced));
+  const ClosedOnReturn index_closed{(*kept).index};
   const Resolution& resolution = *kept;
   if (const auto* unsolvable = std::get_if<solver::Unsolvable>(&resolution.result)) {
     return unsatisfiable(options, inputs, *unsolvable);

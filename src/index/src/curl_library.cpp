@@ -1,6 +1,5 @@
 #include "curl_library.hpp"
 
-#include <dlfcn.h>
 #include <sys/auxv.h>
 
 #include <string>
@@ -15,18 +14,8 @@ constexpr const char* kLibrary = "libcurl.so.4";
 constexpr const char* kInstall =
     "install libcurl (Debian and Ubuntu: `apt-get install libcurl4`; Fedora: `dnf install "
     "libcurl`), or lock with `--offline`";
-
-[[noreturn]] void refuse(const std::string& what) {
-  throw core::Error(core::ExitCode::failure, "`" + std::string(kLibrary) + "` " + what,
-                    "fix: " + std::string(kInstall));
-}
-
-template <class Function>
-void bind(void* library, const char* symbol, Function& slot) {
-  void* address = ::dlsym(library, symbol);
-  if (address == nullptr) refuse("has no `" + std::string(symbol) + "` (libcurl 7.66 or newer)");
-  slot = reinterpret_cast<Function>(address);
-}
+// Every function of the table is in libcurl since 7.66, which added `curl_multi_poll`.
+constexpr const char* kNeeds = "libcurl 7.66 or newer";
 
 // No dynamic loader started this process (AT_BASE is its address): bevenv-static. glibc's
 // dlopen inside a static program needs the very glibc it was linked with, so libcurl is not tried.
@@ -41,30 +30,27 @@ Api load() {
                       "lock from the matrix alone (no `--index-url`, `--extra-index-url` or "
                       "remote `--find-links`), or use the `bevenv` built with shared libraries "
                       "(scripts/build.sh) where an index is needed");
-  std::string why;
-  void* library = core::open_shared_library(kLibrary, why);
-  if (library == nullptr)
-    refuse("could not be loaded" + (why.empty() ? std::string() : ": " + why));
+  const core::SharedLibrary library(kLibrary, kInstall);
   Api api{};
-  bind(library, "curl_global_init", api.global_init);
-  bind(library, "curl_easy_init", api.easy_init);
-  bind(library, "curl_easy_reset", api.easy_reset);
-  bind(library, "curl_easy_cleanup", api.easy_cleanup);
-  bind(library, "curl_easy_setopt", api.easy_setopt);
-  bind(library, "curl_easy_getinfo", api.easy_getinfo);
-  bind(library, "curl_easy_strerror", api.easy_strerror);
-  bind(library, "curl_multi_init", api.multi_init);
-  bind(library, "curl_multi_setopt", api.multi_setopt);
-  bind(library, "curl_multi_cleanup", api.multi_cleanup);
-  bind(library, "curl_multi_add_handle", api.multi_add_handle);
-  bind(library, "curl_multi_remove_handle", api.multi_remove_handle);
-  bind(library, "curl_multi_perform", api.multi_perform);
-  bind(library, "curl_multi_poll", api.multi_poll);
-  bind(library, "curl_multi_info_read", api.multi_info_read);
-  bind(library, "curl_slist_append", api.slist_append);
-  bind(library, "curl_slist_free_all", api.slist_free_all);
-  bind(library, "curl_getdate", api.getdate);
-  if (api.global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) refuse("did not initialise");
+  library.bind("curl_global_init", api.global_init, kNeeds);
+  library.bind("curl_easy_init", api.easy_init, kNeeds);
+  library.bind("curl_easy_reset", api.easy_reset, kNeeds);
+  library.bind("curl_easy_cleanup", api.easy_cleanup, kNeeds);
+  library.bind("curl_easy_setopt", api.easy_setopt, kNeeds);
+  library.bind("curl_easy_getinfo", api.easy_getinfo, kNeeds);
+  library.bind("curl_easy_strerror", api.easy_strerror, kNeeds);
+  library.bind("curl_multi_init", api.multi_init, kNeeds);
+  library.bind("curl_multi_setopt", api.multi_setopt, kNeeds);
+  library.bind("curl_multi_cleanup", api.multi_cleanup, kNeeds);
+  library.bind("curl_multi_add_handle", api.multi_add_handle, kNeeds);
+  library.bind("curl_multi_remove_handle", api.multi_remove_handle, kNeeds);
+  library.bind("curl_multi_perform", api.multi_perform, kNeeds);
+  library.bind("curl_multi_poll", api.multi_poll, kNeeds);
+  library.bind("curl_multi_info_read", api.multi_info_read, kNeeds);
+  library.bind("curl_slist_append", api.slist_append, kNeeds);
+  library.bind("curl_slist_free_all", api.slist_free_all, kNeeds);
+  library.bind("curl_getdate", api.getdate, kNeeds);
+  if (api.global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) library.refuse("did not initialise");
   return api;
 }
 

@@ -1,14 +1,41 @@
 #pragma once
-// Opening a shared library by name, behind one function: `shared_library.cpp` calls dlopen for the
-// `bevenv` built with shared libraries; bevenv-static links `static/no_shared_library.cpp`
-// instead, so that its link names no dlopen (glibc warns about any dlopen in a static program).
-// Its users: libcurl (src/index/src/curl_library.cpp) and libarchive (libarchive.cpp), each
-// loaded when first needed instead of at every start.
+// A shared library loaded for a table of its functions, behind one class: `shared_library.cpp`
+// calls dlopen for the `bevenv` built with shared libraries; bevenv-static links
+// `static/no_shared_library.cpp` instead, so that its link names no dlopen (glibc warns about
+// any dlopen in a static program). Its users: libcurl (src/index/src/curl_library.cpp) and
+// libarchive (libarchive.cpp), each loaded when first needed instead of at every start.
 #include <string>
+#include <string_view>
 
 namespace bevenv::core {
 
-// The library's handle (RTLD_NOW | RTLD_LOCAL), or nullptr with the loader's reason in `why`.
-void* open_shared_library(const char* name, std::string& why);
+class SharedLibrary {
+ public:
+  // Opens `name` (RTLD_NOW | RTLD_LOCAL) for the rest of the process. Throws core::Error
+  // (failure) naming it, with `install` as the hint, when it cannot be loaded.
+  SharedLibrary(const char* name, std::string install);
+
+  // Binds `slot`, a pointer of the function's own prototype, to `symbol`; a library without it
+  // is refused, `needs` (`libcurl 7.66 or newer`) saying which release has it.
+  template <class Function>
+  void bind(const char* symbol, Function& slot, std::string_view needs = {}) const {
+    void* address = find(symbol);
+    if (address == nullptr) {
+      refuse("has no `" + std::string(symbol) + "`" +
+             (needs.empty() ? std::string() : " (" + std::string(needs) + ")"));
+    }
+    slot = reinterpret_cast<Function>(address);
+  }
+
+  // Throws core::Error (failure): "`NAME` WHAT", with the install hint.
+  [[noreturn]] void refuse(const std::string& what) const;
+
+ private:
+  void* find(const char* symbol) const;
+
+  std::string name_;
+  std::string install_;
+  void* handle_ = nullptr;  // never closed: atexit handlers of the library outlive a dlclose
+};
 
 }  // namespace bevenv::core
