@@ -14,7 +14,7 @@
 namespace {
 
 // `[madvise]` or `[always]`: the kernel honours MADV_HUGEPAGE.
-bool huge_pages_offered() {
+[[maybe_unused]] bool huge_pages_offered() {
   std::ifstream in("/sys/kernel/mm/transparent_hugepage/enabled");
   std::string line;
   std::getline(in, line);
@@ -22,7 +22,7 @@ bool huge_pages_offered() {
 }
 
 // The `THPeligible` line of the mapping in /proc/self/smaps that holds `address`; -1 if none.
-int huge_page_eligible(const void* address) {
+[[maybe_unused]] int huge_page_eligible(const void* address) {
   const auto at = reinterpret_cast<std::uintptr_t>(address);
   std::ifstream smaps("/proc/self/smaps");
   std::string line;
