@@ -12,8 +12,65 @@ namespace {
 
 std::string_view trim(std::string_view s) { return util::trim(s, " \t\r"); }
 
-// Header names compare without case (RFC 822); `lower` is already lower case.
-bool iequals(std::string_view a, std::string_view lower) { return util::ascii_lower(a) == lower; }
+// The fields resolution reads; the rest (descriptions, classifiers, licenses: most of a file) are
+// skipped without a copy.
+enum class Field { name, version, requires_python, requires_dist, provides_extra, other };
+
+Field field_of(std::string_view key) {
+  static constexpr std::pair<std::string_view, Field> kFields[] = {
+      {"name", Field::name},
+      {"version", Field::version},
+      {"requires-python", Field::requires_python},
+      {"requires-dist", Field::requires_dist},
+      {"provides-extra", Field::provides_extra}};
+  for (const auto& [lower, field] : kFields) {
+    if (util::iequals_ascii(key, lower)) return field;
+  }
+  return Field::other;
+}
+
+core::Expected<CoreMetadata, std::string> from_fields(
+    const std::vector<std::pair<Field, std::string>>& fields) {
+  CoreMetadata out;
+  bool have_name = false;
+  bool have_version = false;
+  for (const auto& [field, value] : fields) {
+    switch (field) {
+      case Field::name:
+        out.name = value;
+        have_name = true;
+        break;
+      case Field::version: {
+        auto version = core::Version::parse(value);
+        if (!version) return core::unexpected("`Version: " + value + "` is not a PEP 440 version");
+        out.version = std::move(version).value();
+        have_version = true;
+        break;
+      }
+      case Field::requires_python:
+        if (auto spec = core::SpecifierSet::parse(value))
+          out.requires_python = std::move(spec).value();
+        break;
+      case Field::requires_dist: {
+        auto requirement = core::Requirement::parse(value);
+        if (!requirement) {
+          return core::unexpected("`Requires-Dist: " + value +
+                                  "` is not PEP 508: " + requirement.error().to_string());
+        }
+        out.requires_dist.push_back(std::move(requirement).value());
+        break;
+      }
+      case Field::provides_extra:
+        out.provides_extra.push_back(core::normalize_name(value));
+        break;
+      case Field::other:
+        break;
+    }
+  }
+  if (!have_name) return core::unexpected(std::string("no `Name` field"));
+  if (!have_version) return core::unexpected(std::string("no `Version` field"));
+  return out;
+}
 
 using ArchivePtr = std::unique_ptr<archive, decltype(&::archive_read_free)>;
 
@@ -46,10 +103,9 @@ ArchivePtr zip_reader() {
 }  // namespace
 
 core::Expected<CoreMetadata, std::string> parse_core_metadata(std::string_view text) {
-  CoreMetadata out;
-  bool have_name = false;
-  bool have_version = false;
-  std::vector<std::pair<std::string, std::string>> fields;
+  std::vector<std::pair<Field, std::string>> fields;
+  bool seen_field = false;  // a blank-led line continues a field only after one
+  bool in_wanted = false;   // whether that field is kept
   std::size_t pos = 0;
   while (pos < text.size()) {
     auto end = text.find('\n', pos);
@@ -59,41 +115,18 @@ core::Expected<CoreMetadata, std::string> parse_core_metadata(std::string_view t
     // Only an empty line ends the headers: a line of blanks continues a field (RFC 822, as
     // Python's email parser reads it), and long License fields are full of them.
     if (line.empty() || line == "\r") break;  // the description body follows
-    if ((line.front() == ' ' || line.front() == '\t') && !fields.empty()) {
-      fields.back().second += " " + std::string(trim(line));
+    if ((line.front() == ' ' || line.front() == '\t') && seen_field) {
+      if (in_wanted) fields.back().second.append(" ").append(trim(line));
       continue;
     }
     const auto colon = line.find(':');
     if (colon == std::string_view::npos) continue;
-    fields.emplace_back(std::string(trim(line.substr(0, colon))),
-                        std::string(trim(line.substr(colon + 1))));
+    const Field field = field_of(trim(line.substr(0, colon)));
+    seen_field = true;
+    in_wanted = field != Field::other;
+    if (in_wanted) fields.emplace_back(field, std::string(trim(line.substr(colon + 1))));
   }
-  for (const auto& [key, value] : fields) {
-    if (iequals(key, "name")) {
-      out.name = value;
-      have_name = true;
-    } else if (iequals(key, "version")) {
-      auto version = core::Version::parse(value);
-      if (!version) return core::unexpected("`Version: " + value + "` is not a PEP 440 version");
-      out.version = std::move(version).value();
-      have_version = true;
-    } else if (iequals(key, "requires-python")) {
-      auto spec = core::SpecifierSet::parse(value);
-      if (spec) out.requires_python = std::move(spec).value();
-    } else if (iequals(key, "requires-dist")) {
-      auto requirement = core::Requirement::parse(value);
-      if (!requirement) {
-        return core::unexpected("`Requires-Dist: " + value +
-                                "` is not PEP 508: " + requirement.error().to_string());
-      }
-      out.requires_dist.push_back(std::move(requirement).value());
-    } else if (iequals(key, "provides-extra")) {
-      out.provides_extra.push_back(core::normalize_name(value));
-    }
-  }
-  if (!have_name) return core::unexpected(std::string("no `Name` field"));
-  if (!have_version) return core::unexpected(std::string("no `Version` field"));
-  return out;
+  return from_fields(fields);
 }
 
 core::Expected<std::string, std::string> wheel_metadata_text(const std::filesystem::path& wheel,

@@ -26,6 +26,15 @@ std::string ascii_lower(std::string_view text) {
   return out;
 }
 
+bool iequals_ascii(std::string_view text, std::string_view lower) {
+  if (text.size() != lower.size()) return false;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if ((c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c) != lower[i]) return false;
+  }
+  return true;
+}
+
 std::string sh_single_quoted(std::string_view text) {
   std::string out = "'";
   for (const char c : text) {

@@ -4,6 +4,7 @@
 #include "bevenv/util/text.hpp"
 
 using bevenv::util::ascii_lower;
+using bevenv::util::iequals_ascii;
 using bevenv::util::join;
 using bevenv::util::trim;
 
@@ -24,4 +25,12 @@ TEST_CASE("trim drops the given blanks at both ends only", "[util]") {
 TEST_CASE("ascii_lower lowers A-Z and leaves other bytes", "[util]") {
   CHECK(ascii_lower("Torch-CUDA_12") == "torch-cuda_12");
   CHECK(ascii_lower("\xc3\x84") == "\xc3\x84");  // not ASCII: unchanged
+}
+
+TEST_CASE("iequals_ascii compares with A-Z lowered on the left only", "[util]") {
+  CHECK(iequals_ascii("Requires-Dist", "requires-dist"));
+  CHECK(iequals_ascii("", ""));
+  CHECK_FALSE(iequals_ascii("Requires-Dis", "requires-dist"));
+  CHECK_FALSE(iequals_ascii("requires-dist", "Requires-Dist"));  // the right side is lower case
+  CHECK_FALSE(iequals_ascii("\xc3\x84", "\xc3\xa4"));            // not ASCII: no lowering
 }

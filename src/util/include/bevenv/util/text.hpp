@@ -17,6 +17,9 @@ std::string_view trim(std::string_view text, std::string_view blanks = " \t\r\n"
 // `text` with A-Z lowered; other bytes as they are.
 std::string ascii_lower(std::string_view text);
 
+// Whether `text` equals `lower` (lower case already) with A-Z in `text` lowered; no copy.
+bool iequals_ascii(std::string_view text, std::string_view lower);
+
 // `text` in POSIX sh single quotes: nothing inside is expanded; a quote inside is closed,
 // escaped and reopened (`'it'\''s'`). Always quotes, even text that needs none.
 std::string sh_single_quoted(std::string_view text);
