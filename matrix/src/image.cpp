@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "bevenv/util/bytes.hpp"
 #include "image_fields.hpp"
 
 // Layout: the magic line, the format number, the digest of the data files, the tables of
@@ -49,10 +50,10 @@ class ImageWriter {
 
   std::string finish(std::string_view digest) && {
     std::string out(kMagic);
-    number(kFormat, out);
-    text(digest, out);
+    util::put_number(out, kFormat);
+    util::put_text(out, digest);
     for (const Interned& table : tables_) {
-      number(table.texts.size(), out);
+      util::put_number(out, table.texts.size());
       std::uint64_t end = 0;
       fixed(0, out);
       for (const std::string_view s : table.texts) {
@@ -67,21 +68,10 @@ class ImageWriter {
   }
 
  private:
-  static void number(std::uint64_t n, std::string& out) {
-    while (n >= 0x80) {
-      out.push_back(static_cast<char>((n & 0x7f) | 0x80));
-      n >>= 7;
-    }
-    out.push_back(static_cast<char>(n));
-  }
   static void fixed(std::uint32_t n, std::string& out) {  // little-endian, 4 bytes
     for (int byte = 0; byte < 4; ++byte) out.push_back(static_cast<char>((n >> (8 * byte)) & 0xff));
   }
-  static void text(std::string_view s, std::string& out) {
-    number(s.size(), out);
-    out += s;
-  }
-  void number(std::uint64_t n) { number(n, body_); }
+  void number(std::uint64_t n) { util::put_number(body_, n); }
 
   void put(bool b) { body_.push_back(b ? 1 : 0); }
   void put(std::uint32_t n) { number(n); }
@@ -143,18 +133,16 @@ class ImageWriter {
   std::array<Interned, kTables> tables_;
 };
 
-struct Damaged {};  // thrown inside the reader only: the image is not what this build writes
-
 class ImageReader {
  public:
   ImageReader(std::string_view image, bool without_generated)
-      : rest_(image), without_generated_(without_generated) {}
+      : bytes_(image), without_generated_(without_generated) {}
 
   // The header up to the body; false when the image is of another format or other files.
   bool header(std::string_view digest) {
-    if (rest_.substr(0, kMagic.size()) != kMagic) return false;
-    rest_.remove_prefix(kMagic.size());
-    if (number() != kFormat || text() != digest) return false;
+    if (!bytes_.rest().starts_with(kMagic)) return false;
+    bytes_.take(kMagic.size());
+    if (number() != kFormat || bytes_.text() != digest) return false;
     for (TextTable& table : tables_) table = text_table();
     versions_.resize(texts(Table::version).size());
     specifiers_.resize(texts(Table::specifier).size());
@@ -167,32 +155,11 @@ class ImageReader {
     (get(values), ...);
   }
 
-  bool done() const { return rest_.empty(); }
+  bool done() const { return bytes_.done(); }
 
  private:
-  std::uint64_t number() {
-    std::uint64_t n = 0;
-    for (int shift = 0; shift < 64; shift += 7) {
-      if (rest_.empty()) throw Damaged{};
-      const auto byte = static_cast<unsigned char>(rest_.front());
-      rest_.remove_prefix(1);
-      n |= static_cast<std::uint64_t>(byte & 0x7f) << shift;
-      if ((byte & 0x80) == 0) return n;
-    }
-    throw Damaged{};
-  }
-  // A count of items that each take a byte at least: never more than the bytes left.
-  std::size_t count() {
-    const std::uint64_t n = number();
-    if (n > rest_.size()) throw Damaged{};
-    return static_cast<std::size_t>(n);
-  }
-  std::string_view text() {
-    const std::size_t size = count();
-    const std::string_view s = rest_.substr(0, size);
-    rest_.remove_prefix(size);
-    return s;
-  }
+  std::uint64_t number() { return bytes_.number(); }
+  std::size_t count() { return bytes_.count(); }
   // One table of distinct texts: `count + 1` little-endian offsets into the texts that follow,
   // so a text is found without reading the ones before it (a lock that skips the generated
   // layer never touches its URLs).
@@ -205,7 +172,7 @@ class ImageReader {
     std::string_view operator[](std::size_t i) const {
       const std::uint32_t begin = offset(i);
       const std::uint32_t end = offset(i + 1);
-      if (end < begin || end > texts_.size()) throw Damaged{};
+      if (end < begin || end > texts_.size()) throw util::DamagedBytes{};
       return texts_.substr(begin, end - begin);
     }
     static std::uint32_t read(std::string_view four) {
@@ -222,19 +189,16 @@ class ImageReader {
 
   TextTable text_table() {
     const std::size_t n = count();
-    if (n >= rest_.size() / 4) throw Damaged{};
-    const std::string_view offsets = rest_.substr(0, 4 * (n + 1));
-    rest_.remove_prefix(offsets.size());
-    const std::uint32_t size = TextTable::read(offsets.substr(4 * n, 4));
-    if (size > rest_.size()) throw Damaged{};
-    const std::string_view texts = rest_.substr(0, size);
-    rest_.remove_prefix(size);
+    if (n >= bytes_.rest().size() / 4) throw util::DamagedBytes{};
+    const std::string_view offsets = bytes_.take(4 * (n + 1));
+    const std::string_view texts = bytes_.take(TextTable::read(offsets.substr(4 * n, 4)));
     return TextTable(offsets, texts);
   }
   const TextTable& texts(Table table) const { return tables_[static_cast<std::size_t>(table)]; }
-  std::size_t id_in(Table table) {
-    const std::uint64_t id = number();
-    if (id >= texts(table).size()) throw Damaged{};
+  std::size_t id_in(Table table) { return id_in(table, bytes_); }
+  std::size_t id_in(Table table, util::ByteReader& from) const {
+    const std::uint64_t id = from.number();
+    if (id >= texts(table).size()) throw util::DamagedBytes{};
     return static_cast<std::size_t>(id);
   }
   // Parsed once per distinct text: the same version, specifier or marker recurs across records.
@@ -246,20 +210,16 @@ class ImageReader {
   const T& parsed_at(Table table, std::vector<std::optional<T>>& cache, std::size_t id) {
     if (!cache[id]) {
       auto value = T::parse(texts(table)[id]);
-      if (!value) throw Damaged{};
+      if (!value) throw util::DamagedBytes{};
       cache[id] = std::move(value).value();
     }
     return *cache[id];
   }
 
-  void get(bool& b) {
-    const std::uint64_t n = number();
-    if (n > 1) throw Damaged{};
-    b = n == 1;
-  }
+  void get(bool& b) { b = bytes_.flag(); }
   void get(std::uint32_t& n) {
     const std::uint64_t wide = number();
-    if (wide > UINT32_MAX) throw Damaged{};
+    if (wide > UINT32_MAX) throw util::DamagedBytes{};
     n = static_cast<std::uint32_t>(wide);
   }
   void get(std::uint64_t& n) { n = number(); }
@@ -272,7 +232,7 @@ class ImageReader {
   requires std::is_enum_v<E>
   void get(E& e) {
     const std::uint64_t n = number();
-    if (n > 0xff) throw Damaged{};  // every enum of the model is a uint8_t
+    if (n > 0xff) throw util::DamagedBytes{};  // every enum of the model is a uint8_t
     e = static_cast<E>(n);
   }
   void get(std::string& s) { s = texts(Table::text)[id_in(Table::text)]; }
@@ -288,18 +248,19 @@ class ImageReader {
   // A set is its specifiers' ids; the same ids recur across releases (`numpy>=1.17`), so each
   // distinct list is built once and shared by the sets that copy it.
   void get(core::SpecifierSet& set) {
-    const std::string_view start = rest_;
+    const std::string_view start = bytes_.rest();
     const std::size_t n = count();
     for (std::size_t i = 0; i < n; ++i) id_in(Table::specifier);
-    const std::string_view encoded = start.substr(0, start.size() - rest_.size());
+    const std::string_view encoded = start.substr(0, start.size() - bytes_.rest().size());
     auto [at, added] = sets_.try_emplace(encoded);
     if (added) {
-      std::string_view ids = encoded;
-      std::swap(ids, rest_);
-      count();
+      util::ByteReader ids(encoded);
+      ids.count();
       at->second.reserve(n);
-      for (std::size_t i = 0; i < n; ++i) at->second.add(parsed(Table::specifier, specifiers_));
-      std::swap(ids, rest_);
+      for (std::size_t i = 0; i < n; ++i) {
+        const std::size_t id = id_in(Table::specifier, ids);
+        at->second.add(parsed_at(Table::specifier, specifiers_, id));
+      }
     }
     set = at->second;
   }
@@ -337,12 +298,12 @@ class ImageReader {
       get(generated);
       const std::size_t length = count();
       if (generated && without_generated_) {
-        rest_.remove_prefix(length);
+        bytes_.take(length);
         continue;
       }
-      const std::size_t before = rest_.size();
+      const std::size_t before = bytes_.rest().size();
       fields(*this, versions.emplace_back());
-      if (before - rest_.size() != length) throw Damaged{};
+      if (before - bytes_.rest().size() != length) throw util::DamagedBytes{};
     }
   }
   template <class K, class V, class C>
@@ -358,7 +319,7 @@ class ImageReader {
   requires requires(ImageReader& r, T& t) { fields(r, t); }
   void get(T& record) { fields(*this, record); }
 
-  std::string_view rest_;
+  util::ByteReader bytes_;
   bool without_generated_ = false;
   std::array<TextTable, kTables> tables_;
   std::vector<std::optional<core::Version>> versions_;
@@ -388,7 +349,7 @@ std::optional<Matrix> read_image(std::string_view image, std::string_view digest
     if (without_generated)
       std::erase_if(matrix.packages, [](const auto& p) { return p.second.versions.empty(); });
     return matrix;
-  } catch (const Damaged&) {
+  } catch (const util::DamagedBytes&) {  // not what this build writes
     return std::nullopt;
   }
 }
