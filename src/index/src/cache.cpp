@@ -13,6 +13,7 @@
 #include "bevenv/core/fs.hpp"
 #include "bevenv/core/outside_text.hpp"
 #include "bevenv/core/sha256.hpp"
+#include "metadata_form.hpp"
 
 namespace bevenv::index::cache {
 namespace {
@@ -35,8 +36,12 @@ std::optional<std::uint64_t> to_size(std::string_view text) {
   return value;
 }
 
-fs::path keyed(const fs::path& root, const char* area, const std::string& url) {
+fs::path keyed(const fs::path& root, std::string_view area, const std::string& url) {
   return root / area / core::sha256_hex(url);
+}
+
+std::string_view page_area(const std::string& form) {
+  return form.empty() ? std::string_view("pages-v1") : std::string_view(form);
 }
 
 void write_atomic(const fs::path& path, std::string_view content) {
@@ -53,12 +58,14 @@ std::int64_t now_seconds() {
       .count();
 }
 
-std::optional<CachedPage> read_page(const fs::path& root, const std::string& url) {
+std::optional<CachedPage> read_page(const fs::path& root, const std::string& url,
+                                    const std::string& form) {
   if (root.empty()) return std::nullopt;
-  const auto text = core::try_read_file(keyed(root, "pages-v1", url));
+  const auto text = core::try_read_file(keyed(root, page_area(form), url));
   if (!text) return std::nullopt;
   CachedPage out;
   out.page.url = url;
+  out.page.form = form;
   std::size_t pos = 0;
   bool url_matches = false;
   while (pos < text->size()) {
@@ -96,7 +103,13 @@ void write_page(const fs::path& root, const Page& page, std::int64_t now) {
   if (!page.body_sha256.empty()) text += "sha256 " + page.body_sha256 + "\n";
   text += "fetched " + std::to_string(now) + "\n\n";
   text += page.body;
-  write_atomic(keyed(root, "pages-v1", page.url), text);
+  write_atomic(keyed(root, page_area(page.form), page.url), text);
+}
+
+void remove_page(const fs::path& root, const std::string& url, const std::string& form) {
+  if (root.empty()) return;
+  std::error_code ignored;
+  fs::remove(keyed(root, page_area(form), url), ignored);
 }
 
 fs::path file_path(const fs::path& root, const std::string& sha256, const std::string& filename) {
@@ -150,7 +163,8 @@ void write_size(const fs::path& root, const std::string& url, std::uint64_t size
 namespace {
 
 fs::path metadata_path(const fs::path& root, const std::string& sha256, const std::string& url) {
-  return root / "metadata-v1" / (sha256.empty() ? "url-" + core::sha256_hex(url) : sha256);
+  return root / metadata_form::kArchives /
+         (sha256.empty() ? "url-" + core::sha256_hex(url) : sha256);
 }
 
 }  // namespace

@@ -1,12 +1,17 @@
 #pragma once
 // The on-disk layout of the download cache (private to the index module):
 //   pages-v1/<sha256 of URL>         header lines, a blank line, then the body
+//   <form>/<sha256 of URL>           the same, with a caller's parsed form of the body in place
+//                                    of the body (Page::form names the area: listings-v1/ for
+//                                    index project pages, listing_form.hpp; core-metadata-v1/
+//                                    for PEP 658 files, metadata_form.hpp)
 //   files-v2/<sha256 prefix>/<sha256><.whl|.tar.gz|...>
 //                                    artifacts, only after their hash was checked; the name is
 //                                    derived from the hash, never from what a page served
 //   urls-v1/<sha256 of URL>          `sha256 size filename` of an artifact fetched without a hash
 //   sizes-v1/<sha256 of URL>         Content-Length learned by HEAD
-//   metadata-v1/<sha256>             METADATA read from a remote archive by range requests,
+//   metadata-v2/<sha256>             METADATA read from a remote archive by range requests (or
+//                                    a stopped stream), as its form (metadata_form.hpp),
 //                                    by the archive's published sha256 (`url-<sha256 of URL>`
 //                                    when the source publishes none)
 //   tmp/                             partial downloads (`*.part`, each flock-ed by the process
@@ -26,8 +31,12 @@ struct CachedPage {
   std::int64_t fetched_at = 0;  // seconds since the epoch
 };
 
-std::optional<CachedPage> read_page(const std::filesystem::path& root, const std::string& url);
+// `form` empty: the page as served (pages-v1); else the area of that parsed form.
+std::optional<CachedPage> read_page(const std::filesystem::path& root, const std::string& url,
+                                    const std::string& form = {});
 void write_page(const std::filesystem::path& root, const Page& page, std::int64_t now);
+void remove_page(const std::filesystem::path& root, const std::string& url,
+                 const std::string& form);
 
 std::filesystem::path file_path(const std::filesystem::path& root, const std::string& sha256,
                                 const std::string& filename);

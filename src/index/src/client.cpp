@@ -9,6 +9,8 @@
 #include "cache.hpp"
 #include "local_files.hpp"
 #include "metadata_errors.hpp"
+#include "metadata_form.hpp"
+#include "parsed_pages.hpp"
 #include "remote_metadata.hpp"
 #include "sdist_stream.hpp"
 
@@ -16,6 +18,7 @@ namespace bevenv::index {
 namespace {
 
 namespace fs = std::filesystem;
+using detail::for_release;
 
 constexpr const char* kAcceptSimple =
     "application/vnd.pypi.simple.v1+json, application/vnd.pypi.simple.v1+html;q=0.2, "
@@ -59,20 +62,6 @@ core::Expected<std::map<std::string, std::vector<Artifact>>, std::string> link_p
   return group_by_name(std::move(parsed).value());
 }
 
-// Metadata must describe the release the file name promises: otherwise the lock would pin one
-// release and install another.
-core::Expected<CoreMetadata, std::string> for_release(const Artifact& artifact,
-                                                      core::Expected<CoreMetadata, std::string> m) {
-  if (!m) return m;
-  if (core::normalize_name(m->name) == artifact.name && m->version == artifact.version) return m;
-  return core::unexpected(
-      "the metadata of `" + artifact.filename + "` is for `" + m->name + " " +
-      m->version.to_string() + "`, not `" + artifact.name + " " + artifact.version.to_string() +
-      "`\nhint: " + std::string(detail::kAnotherRelease) + "; tell its maintainers");
-}
-
-bool is_json(const Page& page) { return page.content_type.find("json") != std::string::npos; }
-
 core::Expected<CoreMetadata, std::string> metadata_from_file(const Artifact& artifact,
                                                              const fs::path& path,
                                                              std::uint64_t limit) {
@@ -85,7 +74,7 @@ core::Expected<CoreMetadata, std::string> metadata_from_file(const Artifact& art
   return for_release(artifact, std::move(parsed));
 }
 
-// Metadata read from the cache or from part of a remote archive: parsed and held to the release.
+// Metadata read from part of a remote archive: parsed and held to the release.
 core::Expected<CoreMetadata, std::string> parse_metadata_of(const Artifact& artifact,
                                                             std::string_view text) {
   auto parsed = parse_core_metadata(text);
@@ -94,13 +83,15 @@ core::Expected<CoreMetadata, std::string> parse_metadata_of(const Artifact& arti
   return for_release(artifact, std::move(parsed));
 }
 
-// Metadata read from part of a remote archive, kept in the cache only once it parsed (as pages
-// are committed only once they parsed): a warm run then reads it without a request.
+// Metadata read from part of a remote archive, kept in the cache (as its form, metadata_form.hpp)
+// only once it parsed, as pages are committed only once they parsed: a warm run then reads it
+// without a request and without parsing the text again.
 core::Expected<CoreMetadata, std::string> keep_remote_metadata(const fs::path& root,
                                                                const Artifact& artifact,
                                                                const std::string& text) {
   auto parsed = parse_metadata_of(artifact, text);
-  if (parsed) cache::write_metadata(root, artifact.sha256, artifact.url, text);
+  if (parsed)
+    cache::write_metadata(root, artifact.sha256, artifact.url, metadata_form::encode(*parsed));
   return parsed;
 }
 
@@ -126,41 +117,23 @@ bool whole_file_cached(const fs::path& root, const Artifact& a) {
   return cache::file_by_url(root, a.url).has_value();
 }
 
-// PEP 658 files: checked against the published sha256 when it is new, parsed, committed.
-void read_metadata_files(
-    Transport& transport, const std::vector<Artifact>& artifacts,
-    const std::vector<PageRequest>& pages, const std::vector<std::size_t>& page_of,
-    std::vector<std::optional<core::Expected<CoreMetadata, std::string>>>& out) {
-  auto fetched = transport.get(pages, "metadata");
-  for (std::size_t k = 0; k < fetched.size(); ++k) {
-    const Artifact& a = artifacts[page_of[k]];
-    auto& page = fetched[k];
-    if (!page) {
-      out[page_of[k]] = core::unexpected(page.error());
-      continue;
-    }
-    // A cached copy was checked before it was committed; only a new body is hashed.
-    const bool checked = page->from_cache && page->body_sha256 == a.metadata_sha256;
-    if (!a.metadata_sha256.empty() && !checked) {
-      std::string actual = core::sha256_hex(page->body);
-      if (actual != a.metadata_sha256) {
-        out[page_of[k]] = core::unexpected("sha256 mismatch for `" + page->url + "`: expected " +
-                                           a.metadata_sha256 + ", got " + actual);
-        continue;
-      }
-      page->body_sha256 = std::move(actual);
-    }
-    auto parsed = for_release(a, parse_core_metadata(page->body));
-    if (!parsed) {
-      out[page_of[k]] = core::unexpected("`" + page->url + "`: " + parsed.error());
-      continue;
-    }
-    transport.commit(*page);
-    out[page_of[k]] = std::move(parsed);
-  }
+}  // namespace
+
+namespace detail {
+
+// Metadata must describe the release the file name promises: otherwise the lock would pin one
+// release and install another.
+core::Expected<CoreMetadata, std::string> for_release(const Artifact& artifact,
+                                                      core::Expected<CoreMetadata, std::string> m) {
+  if (!m) return m;
+  if (core::normalize_name(m->name) == artifact.name && m->version == artifact.version) return m;
+  return core::unexpected(
+      "the metadata of `" + artifact.filename + "` is for `" + m->name + " " +
+      m->version.to_string() + "`, not `" + artifact.name + " " + artifact.version.to_string() +
+      "`\nhint: " + std::string(detail::kAnotherRelease) + "; tell its maintainers");
 }
 
-}  // namespace
+}  // namespace detail
 
 std::string local_path_of(const std::string& url) {
   return url.starts_with("file://") ? url.substr(7) : std::string();
@@ -170,7 +143,8 @@ IndexClient::IndexClient(IndexSettings settings, Reporter* reporter)
     : settings_(std::move(settings)),
       sources_(settings_.sources()),
       transport_(settings_.transport, reporter),
-      local_(std::make_unique<local::LocalFiles>(settings_.transport.cache_dir)) {}
+      local_(std::make_unique<local::LocalFiles>(settings_.transport.cache_dir)),
+      forms_(std::make_unique<metadata_form::Reader>()) {}
 
 IndexClient::~IndexClient() = default;
 
@@ -198,7 +172,7 @@ void IndexClient::load_find_links(const std::vector<Source>& wanted) {
       continue;
     }
     if (std::find(locations.begin(), locations.end(), source.location) != locations.end()) continue;
-    requests.push_back({source.location, "text/html"});
+    requests.push_back({source.location, "text/html", false, {}});
     locations.push_back(source.location);
   }
   auto pages = transport_.get(requests, "find-links pages");
@@ -236,6 +210,7 @@ std::map<std::string, core::Expected<Listing, std::string>> IndexClient::list(
 
   // Every (name, index) page in one parallel batch; the priority is applied afterwards.
   std::vector<PageRequest> requests;
+  std::vector<std::string> request_names;
   std::map<std::pair<std::string, std::string>, std::size_t> request_of;
   for (const auto& name : names) {
     for (const Source& s : sources_for(name)) {
@@ -243,10 +218,11 @@ std::map<std::string, core::Expected<Listing, std::string>> IndexClient::list(
       const auto key = std::make_pair(name, s.location);
       if (request_of.count(key) > 0) continue;
       request_of[key] = requests.size();
-      requests.push_back({s.location + "/" + name + "/", kAcceptSimple});
+      requests.push_back({s.location + "/" + name + "/", kAcceptSimple, false, {}});
+      request_names.push_back(name);
     }
   }
-  auto pages = transport_.get(requests, "index pages");
+  auto pages = parsed_pages::listings(transport_, requests, request_names);
 
   std::map<std::string, core::Expected<Listing, std::string>> out;
   for (const auto& name : names) {
@@ -254,28 +230,12 @@ std::map<std::string, core::Expected<Listing, std::string>> IndexClient::list(
     listing.name = name;
     std::optional<std::string> failure;
     for (const Source& s : sources_for(name)) {
-      core::Expected<std::vector<Artifact>, std::string> found = std::vector<Artifact>{};
-      if (s.kind == SourceKind::index) {
-        auto& page = pages[request_of.at({name, s.location})];
-        if (!page) {
-          // A project the index does not have is a 404: not listed here, look further.
-          if (page.error().find("HTTP 404") != std::string::npos) continue;
-          failure = "cannot read `" + name + "` from the index: " + page.error();
-          break;
-        }
-        found = is_json(*page) ? parse_simple_json(page->body, page->url, name)
-                               : parse_simple_html(page->body, page->url, name);
-        if (!found) {
-          failure = "the index page `" + page->url + "` is malformed: " + found.error();
-          break;
-        }
-        transport_.commit(*page);
-      } else {
-        found = from_find_links(s, name);
-        if (!found) {
-          failure = found.error();
-          break;
-        }
+      parsed_pages::Artifacts found = s.kind == SourceKind::index
+                                          ? std::move(pages[request_of.at({name, s.location})])
+                                          : from_find_links(s, name);
+      if (!found) {
+        failure = found.error();
+        break;
       }
       if (found->empty()) continue;
       listing.source = s;
@@ -324,11 +284,19 @@ std::vector<std::optional<core::Expected<CoreMetadata, std::string>>> IndexClien
   local_->prefetch_metadata(local_files);
   MetadataPlan plan = plan_metadata(artifacts, cost, out);
   local_->save();
-  read_metadata_files(transport_, artifacts, plan.pages, plan.page_of, out);
+  parsed_pages::metadata_files(transport_, *forms_, artifacts, plan.pages, plan.page_of, out);
   read_by_ranges(artifacts, cost, plan, out);
   read_streamed(artifacts, plan, out);
   read_whole(artifacts, plan, out);
   return out;
+}
+
+// Metadata read from part of a remote archive by an earlier run; nullopt when there is none, or
+// when its form no longer reads (then it is read again).
+std::optional<CoreMetadata> IndexClient::kept_archive_metadata(const fs::path& root,
+                                                               const Artifact& a) {
+  const auto bytes = cache::read_metadata(root, a.sha256, a.url);
+  return bytes ? forms_->decode(*bytes) : std::nullopt;
 }
 
 // Local files and metadata in the cache are read here; the rest is planned.
@@ -342,10 +310,10 @@ IndexClient::MetadataPlan IndexClient::plan_metadata(const std::vector<Artifact>
     if (const std::string path = local_path_of(a.url); !path.empty()) {
       out[i] = for_release(a, local_->metadata(a, path));
     } else if (a.has_metadata_file) {
-      plan.pages.push_back({a.url + ".metadata", "", true});
+      plan.pages.push_back({a.url + ".metadata", "", true, {}});
       plan.page_of.push_back(i);
-    } else if (auto text = cache::read_metadata(root, a.sha256, a.url)) {
-      out[i] = parse_metadata_of(a, *text);
+    } else if (auto kept = kept_archive_metadata(root, a)) {
+      out[i] = for_release(a, std::move(*kept));
     } else if (range_readable(a) && !whole_file_cached(root, a) && !offline &&
                stats_.no_ranges.count(host_of(a.url)) == 0) {
       plan.ranged.push_back({a.url, a.name});

@@ -50,7 +50,7 @@ std::vector<core::Expected<Page, std::string>> Transport::get(
   const std::int64_t now = cache::now_seconds();
   const auto make = [&](const PageRequest& request,
                         core::Expected<Page, std::string>& answer) -> std::unique_ptr<Job> {
-    auto cached = cache::read_page(settings_.cache_dir, request.url);
+    auto cached = cache::read_page(settings_.cache_dir, request.url, request.form);
     const bool fresh =
         cached && cached->page.max_age > 0 && now - cached->fetched_at < cached->page.max_age;
     if (cached && (fresh || settings_.offline)) {
@@ -97,6 +97,10 @@ void Transport::run_made(const std::vector<std::unique_ptr<Job>>& jobs, std::str
 void Transport::commit(const Page& page) {
   if (page.from_cache) return;
   cache::write_page(settings_.cache_dir, page, cache::now_seconds());
+}
+
+void Transport::forget(const std::string& url, const std::string& form) {
+  cache::remove_page(settings_.cache_dir, url, form);
 }
 
 std::vector<core::Expected<DownloadedFile, std::string>> Transport::download(

@@ -206,7 +206,8 @@ TEST_CASE("pages and metadata files have a size limit; artifacts stream", "[inde
     INFO(metadata.error());
     CHECK(metadata.error().find(kWheel + ".metadata`: the metadata file is larger than the 8 MiB "
                                          "limit") != std::string::npos);
-    CHECK(count_files(cache / "pages-v1") == 1);  // the index page only
+    CHECK(count_files(cache / "listings-v1") == 1);  // the index page's listing
+    CHECK(count_files(cache / "core-metadata-v1") + count_files(cache / "metadata-v2") == 0);
   }
 }
 
@@ -230,7 +231,8 @@ TEST_CASE("hashes and metadata that lie are errors", "[index][hostile]") {
       INFO(metadata.error());
       CHECK(metadata.error().find("the metadata of `" + kWheel +
                                   "` is for `not-six 9.9`, not `six 1.16.0`") != std::string::npos);
-      CHECK(count_files(cache / "pages-v1") == 1);  // the index page only
+      CHECK(count_files(cache / "listings-v1") == 1);  // the index page's listing
+      CHECK(count_files(cache / "core-metadata-v1") + count_files(cache / "metadata-v2") == 0);
     }
   }
 }

@@ -115,10 +115,11 @@ TEST_CASE("range reads: METADATA as zipfile reads it, for a fraction of each whe
   check_metadata(cold.metadata(artifacts), wheels);
   CHECK(cold.metadata_stats().by_range == wheels.size());
   CHECK(cold.metadata_stats().whole_downloads == 0);
-  // The cache keeps zipfile's exact bytes, by the wheel's sha256; no wheel was stored.
+  // The cache keeps what was read, by the wheel's sha256 (the warm read below checks it reads
+  // back as zipfile's bytes parse); no wheel was stored.
   for (const Wheel& w : wheels) {
     INFO(w.path.filename().string());
-    CHECK(core::read_file(work / "cache" / "metadata-v1" / w.sha256) == w.metadata);
+    CHECK(fs::is_regular_file(work / "cache" / "metadata-v2" / w.sha256));
   }
   CHECK_FALSE(fs::exists(work / "cache" / "files-v2"));
 

@@ -20,6 +20,9 @@ namespace bevenv::index {
 namespace local {
 class LocalFiles;
 }  // namespace local
+namespace metadata_form {
+class Reader;
+}  // namespace metadata_form
 
 // How metadata() read what it read, for `-v` and tests.
 struct MetadataStats {
@@ -76,6 +79,8 @@ class IndexClient final : public PackageSource {
   void load_find_links(const std::vector<Source>& wanted);
   core::Expected<std::vector<Artifact>, std::string> from_find_links(const Source& source,
                                                                      const std::string& name);
+  std::optional<CoreMetadata> kept_archive_metadata(const std::filesystem::path& root,
+                                                    const Artifact& artifact);
   MetadataPlan plan_metadata(const std::vector<Artifact>& artifacts, MetadataCost cost,
                              MetadataSlots& out);
   void plan_whole(const Artifact& artifact, std::size_t i, MetadataCost cost, MetadataPlan& plan);
@@ -92,7 +97,8 @@ class IndexClient final : public PackageSource {
   // Find-links pages and directories, read once: location -> name -> artifacts.
   std::map<std::string, core::Expected<std::map<std::string, std::vector<Artifact>>, std::string>>
       link_pages_;
-  std::unique_ptr<local::LocalFiles> local_;  // local files' stamps and cached facts
+  std::unique_ptr<local::LocalFiles> local_;      // local files' stamps and cached facts
+  std::unique_ptr<metadata_form::Reader> forms_;  // cached metadata read back
   MetadataStats stats_;
 };
 

@@ -60,12 +60,18 @@ struct Page {
   // The body's sha256, set by a caller that checked it against the index before commit():
   // kept with the page, so a copy served from the cache need not be hashed again.
   std::string body_sha256;
+  // Empty: `body` is what the server sent. Otherwise the cache area of the caller's parsed form
+  // (PageRequest::form): `body` holds that form, read from the cache or set by the caller before
+  // commit(), which then keeps the form instead of the text.
+  std::string form;
 };
 
 struct PageRequest {
   std::string url;
   std::string accept;          // Accept header; empty: none
   bool metadata_file = false;  // a PEP 658 file: `max_metadata_size` instead of `max_page_size`
+  // Where the caller keeps its parsed form of the page (Page::form); empty: the text is kept.
+  std::string form;
 };
 
 // An artifact to download into the cache. With `sha256` set, the bytes must hash to it.
@@ -133,6 +139,8 @@ class Transport {
   std::vector<core::Expected<Page, std::string>> get(const std::vector<PageRequest>& requests,
                                                      std::string_view what = "pages");
   void commit(const Page& page);
+  // Drops the cached copy of `url` kept in `form` (a parsed form that no longer reads).
+  void forget(const std::string& url, const std::string& form);
 
   // Downloads artifacts in parallel into the cache (written to a temporary file, checked,
   // renamed). A sha256 mismatch is an error naming the URL, the expected and the actual hash.
