@@ -33,5 +33,5 @@ ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
   ctest --test-dir "$root/build-asan" --output-on-failure -j "$(nproc)" -LE 'slow|network'
 
 echo "== fuzz (short run of each parser)"
-# 22 targets: 10 s each keeps the fuzz run near 4 minutes of the CI budget.
+# 23 targets: 10 s each keeps the fuzz run near 4 minutes of the CI budget.
 BEVENV_FUZZ_BUILD_DIR=$root/build-asan "$root/tests/fuzz/run.sh" "${FUZZ_SECONDS:-10}"
