@@ -1,6 +1,7 @@
 // Fuzzes the lockfile reader (lockfiles/src/reader.cpp): any bytes are refused with a ReadError
 // that says where, or read into a model that the writer accepts and that survives a round trip
-// through the canonical text unchanged. Exports and `why` of an accepted lock never throw.
+// through the canonical text unchanged. Exports and `why` of an accepted lock never throw. The
+// quick scan for pins (lockfiles/src/pins.cpp) says nothing, or what the whole read says.
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -11,6 +12,7 @@
 #include "bevenv/lockfiles/diff.hpp"
 #include "bevenv/lockfiles/export.hpp"
 #include "bevenv/lockfiles/model.hpp"
+#include "bevenv/lockfiles/pins.hpp"
 #include "bevenv/lockfiles/reader.hpp"
 #include "bevenv/lockfiles/why.hpp"
 #include "bevenv/lockfiles/writer.hpp"
@@ -30,6 +32,8 @@ void check_accepted(const lf::Lockfile& lock) {
   require(*again == lock, "a round trip through the canonical text changes the model");
   require(lf::to_toml(*again) == text, "the canonical text is not a fixed point");
   require(lf::diff_lockfiles(lock, *again).empty(), "a lock differs from its own copy");
+  const auto scanned = lf::scan_written_pins(text);
+  require(!scanned || *scanned == lf::pins_of(lock), "the scan of written text disagrees");
   (void)lf::export_requirements(lock);
   lf::RequirementsOptions no_hashes;
   no_hashes.hashes = false;
@@ -48,6 +52,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const std::string_view text(reinterpret_cast<const char*>(data), size);  // NOLINT
   try {
     const auto lock = lf::parse_lockfile(text, "fuzz.lock");
+    const auto scanned = lf::scan_written_pins(text);
+    require(!scanned || (lock && *scanned == lf::pins_of(*lock)),
+            "the scan says other than the whole read");
     if (!lock) {
       const auto& error = lock.error();
       require(error.line >= 1 && error.column >= 1, "a refusal without a position");

@@ -9,6 +9,7 @@
 #include "bevenv/core/error.hpp"
 #include "bevenv/core/fs.hpp"
 #include "bevenv/lockfiles/diff.hpp"
+#include "bevenv/lockfiles/pins.hpp"
 #include "bevenv/lockfiles/reader.hpp"
 #include "bevenv/lockfiles/writer.hpp"
 #include "bevenv/solver/solve.hpp"
@@ -186,14 +187,16 @@ void report_pin_changes(CommandOutput& out, const std::vector<std::string>& chan
 
 using Clock = std::chrono::steady_clock;
 
-// The lock this run replaces. When the command names what to lock, it is read on a second
-// thread and waited for only where its pins are first needed, after the matrix load and the
-// translation (a lock of 170 packages takes a toml++ read of 10-20 ms). Its value is left to
-// the operating system at exit, like the inputs; the reading thread is always joined first.
+// What the lock this run replaces pins. When the command names what to lock, it is read on a
+// second thread (lockfiles::read_pins: a scan of the writer's own layout, else a toml++ read of
+// 10-20 ms for 170 packages) and waited for only where its pins are first needed. Its value is
+// left to the operating system at exit, like the inputs; the reading thread is always joined
+// first.
 class ReplacedLock {
  public:
-  explicit ReplacedLock(std::optional<lockfiles::Lockfile> read) : value_(hold(std::move(read))) {}
-  explicit ReplacedLock(std::future<std::optional<lockfiles::Lockfile>> reading)
+  explicit ReplacedLock(std::optional<lockfiles::PinnedLock> read)
+      : value_(hold(std::move(read))) {}
+  explicit ReplacedLock(std::future<std::optional<lockfiles::PinnedLock>> reading)
       : reading_(std::move(reading)) {}
   ReplacedLock(const ReplacedLock&) = delete;
   ReplacedLock& operator=(const ReplacedLock&) = delete;
@@ -203,17 +206,17 @@ class ReplacedLock {
   }
 
   // Null when there is none, or none that reads.
-  const lockfiles::Lockfile* get() {
+  const lockfiles::PinnedLock* get() {
     if (reading_.valid()) value_ = hold(reading_.get());
     return value_ && *value_ ? &**value_ : nullptr;
   }
 
  private:
-  using Held = std::unique_ptr<std::optional<lockfiles::Lockfile>>;
-  static Held hold(std::optional<lockfiles::Lockfile> lock) {
-    return std::make_unique<std::optional<lockfiles::Lockfile>>(std::move(lock));
+  using Held = std::unique_ptr<std::optional<lockfiles::PinnedLock>>;
+  static Held hold(std::optional<lockfiles::PinnedLock> lock) {
+    return std::make_unique<std::optional<lockfiles::PinnedLock>>(std::move(lock));
   }
-  std::future<std::optional<lockfiles::Lockfile>> reading_;
+  std::future<std::optional<lockfiles::PinnedLock>> reading_;
   Held value_;
 };
 
@@ -231,7 +234,7 @@ Resolution resolve_in(RecordScope scope, const LockOptions& options, const LockI
   Translation& translation = out.translation;
   // The replaced lock's pins are preferences, which only the solves read.
   const auto keep_pins = [&] {
-    if (const lockfiles::Lockfile* previous = replaced.get())
+    if (const lockfiles::PinnedLock* previous = replaced.get())
       keep_previous_pins(translation, inputs, *previous, options);
   };
   // Package indexes: records for uncurated packages, read as solves need them (lock_index.cpp).
@@ -293,7 +296,7 @@ void add_lock_notes(CommandOutput& out, const LockInputs& inputs, const Translat
 }
 
 CommandOutput written_output(const LockInputs& inputs, const Resolution& resolution,
-                             const lockfiles::Lockfile& lock, const lockfiles::Lockfile* previous,
+                             const lockfiles::Lockfile& lock, const lockfiles::PinnedLock* previous,
                              double ms) {
   const auto& solution = std::get<solver::Solution>(resolution.result);
   CommandOutput out;
@@ -371,11 +374,14 @@ CommandOutput resolve_and_write(const LockOptions& options, const LockInputs& in
 
 // The lock this run replaces, when there is one that reads; one that does not is said, and
 // neither its pins nor its inputs are used.
-std::optional<lockfiles::Lockfile> previous_lock(const fs::path& path, std::vector<Line>& notes) {
+// `read` is lockfiles::read_lockfile, or lockfiles::read_pins where the pins are all it needs.
+template <class Read>
+auto previous_lock(const fs::path& path, std::vector<Line>& notes, Read read)
+    -> std::optional<decltype(read(path))> {
   std::error_code error;
   if (!fs::is_regular_file(path, error)) return std::nullopt;
   try {
-    return lockfiles::read_lockfile(path);
+    return read(path);
   } catch (const core::Error& e) {
     notes.push_back(
         {Mark::warning, 0,
@@ -394,7 +400,8 @@ CommandOutput lock(const LockOptions& given) {
   LockOptions options = given;
   std::optional<ReplacedLock> replaced;  // declared after what its reader writes to
   if (names_nothing_to_lock(given)) {
-    std::optional<lockfiles::Lockfile> previous = previous_lock(path, target);
+    std::optional<lockfiles::Lockfile> previous =
+        previous_lock(path, target, lockfiles::read_lockfile);
     // Not naming what to lock asks again what the lock recorded, under the flags given.
     if (previous) {
       options = with_recorded_inputs(given, *previous);
@@ -402,10 +409,11 @@ CommandOutput lock(const LockOptions& given) {
         target.push_back({Mark::none, 0, std::move(note), false, false});
       }
     }
-    replaced.emplace(std::move(previous));
+    replaced.emplace(previous ? std::optional(lockfiles::pins_of(*previous)) : std::nullopt);
   } else {
-    replaced.emplace(
-        std::async(std::launch::async, [&path, &target] { return previous_lock(path, target); }));
+    replaced.emplace(std::async(std::launch::async, [&path, &target] {
+      return previous_lock(path, target, lockfiles::read_pins);
+    }));
   }
   const util::ScopeOrExit<LockInputs> gathered(gather_lock_inputs(options));
   const LockInputs& inputs = *gathered;

@@ -15,14 +15,14 @@ using core::ExitCode;
 
 // The version as the solver knows it: a variant written apart (`mmcv-full 1.4.0`,
 // `cu113.torch1.10.0`) is its local label.
-std::string solver_version(const lockfiles::Package& p) {
+std::string solver_version(const lockfiles::Pin& p) {
   if (p.variant.empty() || p.version.find('+') != std::string::npos) return p.version;
   return p.version + "+" + p.variant;
 }
 
-std::string pin_text(const lockfiles::Package& p) { return p.name + " " + solver_version(p); }
+std::string pin_text(const lockfiles::Pin& p) { return p.name + " " + solver_version(p); }
 
-bool same_target(const lockfiles::Lockfile& previous, const LockInputs& inputs) {
+bool same_target(const lockfiles::PinnedLock& previous, const LockInputs& inputs) {
   const lockfiles::Target& t = previous.target;
   std::vector<std::string> gpus;
   for (const auto& gpu : inputs.target.gpus) gpus.push_back(gpu.name());
@@ -34,14 +34,14 @@ bool same_target(const lockfiles::Lockfile& previous, const LockInputs& inputs) 
 }
 
 // The normalized names `--upgrade-package` lets move; each must be pinned by `previous`.
-std::vector<std::string> upgrade_names(const lockfiles::Lockfile& previous,
+std::vector<std::string> upgrade_names(const lockfiles::PinnedLock& previous,
                                        const LockOptions& options) {
   std::vector<std::string> pinned;
-  for (const auto& p : previous.packages) pinned.push_back(core::normalize_name(p.name));
+  for (const auto& p : previous.pins) pinned.push_back(core::normalize_name(p.name));
   std::vector<std::string> out;
   for (const auto& name : options.upgrade_packages) {
     const std::string wanted = core::normalize_name(name);
-    if (previous.find_package(wanted) == nullptr) {
+    if (previous.find(wanted) == nullptr) {
       const std::string near = core::closest(wanted, pinned);
       throw Error(ExitCode::bad_input,
                   "`--upgrade-package " + name + "`: the lock pins no `" + name + "`",
@@ -56,11 +56,11 @@ std::vector<std::string> upgrade_names(const lockfiles::Lockfile& previous,
 }  // namespace
 
 void keep_previous_pins(Translation& translation, const LockInputs& inputs,
-                        const lockfiles::Lockfile& previous, const LockOptions& options) {
+                        const lockfiles::PinnedLock& previous, const LockOptions& options) {
   const std::vector<std::string> moving = upgrade_names(previous, options);
   if (options.upgrade || !same_target(previous, inputs)) return;
   std::vector<solver::Preference> kept;
-  for (const auto& p : previous.packages) {
+  for (const auto& p : previous.pins) {
     const std::string name = core::normalize_name(p.name);
     if (std::find(moving.begin(), moving.end(), name) != moving.end()) continue;
     // `===`: this very build (a PyPI torch 2.8.0 is not its +cu126 twin), as observed records do.
@@ -72,12 +72,13 @@ void keep_previous_pins(Translation& translation, const LockInputs& inputs,
   preferred.insert(preferred.begin(), kept.begin(), kept.end());
 }
 
-std::vector<std::string> pin_changes(const lockfiles::Lockfile& previous,
+std::vector<std::string> pin_changes(const lockfiles::PinnedLock& previous,
                                      const lockfiles::Lockfile& fresh) {
-  std::map<std::string, const lockfiles::Package*> before;
-  std::map<std::string, const lockfiles::Package*> after;
-  for (const auto& p : previous.packages) before[core::normalize_name(p.name)] = &p;
-  for (const auto& p : fresh.packages) after[core::normalize_name(p.name)] = &p;
+  const lockfiles::PinnedLock now_pinned = lockfiles::pins_of(fresh);
+  std::map<std::string, const lockfiles::Pin*> before;
+  std::map<std::string, const lockfiles::Pin*> after;
+  for (const auto& p : previous.pins) before[core::normalize_name(p.name)] = &p;
+  for (const auto& p : now_pinned.pins) after[core::normalize_name(p.name)] = &p;
   std::vector<std::string> out;
   for (const auto& [name, old] : before) {
     const auto now = after.find(name);

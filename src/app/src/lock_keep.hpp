@@ -7,6 +7,7 @@
 
 #include "bevenv/app/lock.hpp"
 #include "bevenv/lockfiles/model.hpp"
+#include "bevenv/lockfiles/pins.hpp"
 #include "lock_inputs.hpp"
 #include "lock_translate.hpp"
 
@@ -16,10 +17,10 @@ namespace bevenv::app {
 // list, win over them), when `previous` is a lock of the same profile and target. Throws
 // core::Error(bad_input) for an `--upgrade-package` name that `previous` does not pin.
 void keep_previous_pins(Translation& translation, const LockInputs& inputs,
-                        const lockfiles::Lockfile& previous, const LockOptions& options);
+                        const lockfiles::PinnedLock& previous, const LockOptions& options);
 
 // `torch 1.10.1+cu113 -> 1.10.2+cu113`, `+ six 1.16.0`, `- tqdm 4.66.0`: the pins that differ.
-std::vector<std::string> pin_changes(const lockfiles::Lockfile& previous,
+std::vector<std::string> pin_changes(const lockfiles::PinnedLock& previous,
                                      const lockfiles::Lockfile& fresh);
 
 }  // namespace bevenv::app
