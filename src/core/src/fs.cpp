@@ -45,7 +45,8 @@ bool read_blocks(const std::filesystem::path& path, Take take) {
 
 }  // namespace
 
-void write_file_atomic(const std::filesystem::path& path, std::string_view content) {
+void write_file_atomic(const std::filesystem::path& path, std::string_view content,
+                       Durability durability) {
   const std::string temporary = temporary_name_beside(path);
   const int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
   if (fd < 0) fail_write(path, "create", errno);
@@ -61,7 +62,8 @@ void write_file_atomic(const std::filesystem::path& path, std::string_view conte
     }
     written += static_cast<std::size_t>(n);
   }
-  if (::fsync(fd) != 0 || ::close(fd) != 0) {
+  const bool synced = durability == Durability::unsynced || ::fsync(fd) == 0;
+  if (!synced || ::close(fd) != 0) {
     const int error = errno;
     ::unlink(temporary.c_str());
     fail_write(path, "flush", error);

@@ -47,7 +47,7 @@ std::string_view page_area(const std::string& form) {
 void write_atomic(const fs::path& path, std::string_view content) {
   std::error_code ignored;
   fs::create_directories(path.parent_path(), ignored);
-  core::write_file_atomic(path, content);
+  core::write_file_atomic(path, content, core::Durability::unsynced);
 }
 
 }  // namespace

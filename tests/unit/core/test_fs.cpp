@@ -12,13 +12,16 @@ using bevenv::core::ExitCode;
 using bevenv::testing::fresh_dir;
 
 TEST_CASE("write_file_atomic replaces a file and leaves no temporary behind") {
-  const fs::path dir = fresh_dir("atomic");
-  const fs::path target = dir / "bevenv.lock";
-  bevenv::core::write_file_atomic(target, "first\n");
-  bevenv::core::write_file_atomic(target, "second\n");
-  CHECK(bevenv::core::read_file(target) == "second\n");
-  CHECK(std::distance(fs::directory_iterator(dir), fs::directory_iterator()) == 1);
-  fs::remove_all(dir);
+  using bevenv::core::Durability;
+  for (const Durability durability : {Durability::synced, Durability::unsynced}) {
+    const fs::path dir = fresh_dir("atomic");
+    const fs::path target = dir / "bevenv.lock";
+    bevenv::core::write_file_atomic(target, "first\n", durability);
+    bevenv::core::write_file_atomic(target, "second\n", durability);
+    CHECK(bevenv::core::read_file(target) == "second\n");
+    CHECK(std::distance(fs::directory_iterator(dir), fs::directory_iterator()) == 1);
+    fs::remove_all(dir);
+  }
 }
 
 TEST_CASE("write_file_atomic into a missing directory is a clear failure") {
