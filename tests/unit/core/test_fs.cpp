@@ -41,3 +41,21 @@ TEST_CASE("read_file of a missing file is bad input naming the path") {
   CHECK(std::string(e->what()) ==
         "cannot read `/nonexistent/bevenv.toml`: No such file or directory");
 }
+
+TEST_CASE("try_read_file reads whole files of any size, and says nothing for what it cannot") {
+  const fs::path dir = fresh_dir("try-read");
+  for (const std::size_t size : {std::size_t{0}, std::size_t{1}, std::size_t{65536},
+                                 std::size_t{65537}, std::size_t{300001}}) {
+    std::string text(size, 'a');
+    for (std::size_t i = 0; i < size; ++i) text[i] = static_cast<char>('a' + i % 26);
+    bevenv::core::write_file_atomic(dir / "f", text);
+    CHECK(bevenv::core::try_read_file(dir / "f") == text);
+  }
+  // procfs reports a size of 0 for files that have content.
+  const auto status = bevenv::core::try_read_file("/proc/self/status");
+  REQUIRE(status);
+  CHECK(status->find("Name:") != std::string::npos);
+  CHECK_FALSE(bevenv::core::try_read_file(dir / "missing"));
+  CHECK_FALSE(bevenv::core::try_read_file(dir));  // a directory
+  fs::remove_all(dir);
+}
