@@ -2,31 +2,26 @@
 
 #include <algorithm>
 
-#include "bevenv/core/fs.hpp"
 #include "bevenv/core/name.hpp"
-#include "bevenv/core/sha256.hpp"
 #include "bevenv/lockfiles/reader.hpp"
+#include "content_digest.hpp"
 
 namespace bevenv::lockfiles {
 namespace {
 
-constexpr std::string_view kHashLine = "content_hash = \"sha256:";
+constexpr std::string_view kHashLine = "content_hash = \"";
 
-// The head and the body around the `content_hash` line, when that line's hash is the sha256 of
-// both together: the text is then byte for byte what the writer made (writer.cpp's
-// canonical_parts).
+// Whether the `content_hash` line states the digest of the head and the body around it: the
+// text is then byte for byte what the writer made (writer.cpp's canonical_parts).
 bool holds_its_content_hash(std::string_view text) {
   const auto at = text.find(std::string("\n").append(kHashLine));
   if (at == std::string_view::npos) return false;
   const std::size_t line = at + 1;
   const std::size_t end = text.find('\n', line);
   if (end == std::string_view::npos) return false;
-  const std::string_view stated =
-      text.substr(line + kHashLine.size(), end - line - kHashLine.size());
-  core::Sha256 hasher;
-  hasher.update(text.substr(0, line));
-  hasher.update(text.substr(end + 1));
-  return stated == hasher.hex_digest() + "\"";
+  const std::string_view stated = text.substr(line, end - line);
+  return stated == std::string(kHashLine) +
+                       detail::content_digest(text.substr(0, line), text.substr(end + 1)) + "\"";
 }
 
 // `key = "value"` as the writer writes a string with nothing to escape; nullopt otherwise.
@@ -171,10 +166,9 @@ std::optional<PinnedLock> scan_written_pins(std::string_view text) {
 }
 
 PinnedLock read_pins(const std::filesystem::path& path) {
-  if (const auto text = core::try_read_file(path)) {
-    if (auto scanned = scan_written_pins(*text)) return std::move(*scanned);
-  }
-  return pins_of(read_lockfile(path));
+  const std::string text = read_lockfile_text(path);
+  if (auto scanned = scan_written_pins(text)) return std::move(*scanned);
+  return pins_of(parse_lockfile_or_throw(text, path));
 }
 
 }  // namespace bevenv::lockfiles

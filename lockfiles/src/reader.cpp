@@ -427,13 +427,19 @@ core::Expected<Lockfile, ReadError> parse_lockfile(std::string_view text, std::s
   }
 }
 
-Lockfile read_lockfile(const std::filesystem::path& path) {
-  const std::string text =
-      core::read_regular_file(path, "pass a lockfile written by `bevenv lock`");
+std::string read_lockfile_text(const std::filesystem::path& path) {
+  return core::read_regular_file(path, "pass a lockfile written by `bevenv lock`");
+}
+
+Lockfile parse_lockfile_or_throw(std::string_view text, const std::filesystem::path& path) {
   auto result = parse_lockfile(text, path.string());
   if (!result)
     throw core::Error(core::ExitCode::bad_input, result.error().to_string(), result.error().hint);
   return std::move(result).value();
+}
+
+Lockfile read_lockfile(const std::filesystem::path& path) {
+  return parse_lockfile_or_throw(read_lockfile_text(path), path);
 }
 
 }  // namespace bevenv::lockfiles

@@ -7,6 +7,7 @@
 #include "bevenv/core/error.hpp"
 #include "bevenv/core/fs.hpp"
 #include "bevenv/core/sha256.hpp"
+#include "content_digest.hpp"
 #include "toml_text.hpp"
 
 namespace bevenv::lockfiles {
@@ -263,14 +264,18 @@ std::pair<std::string, std::string> canonical_parts(const Lockfile& lock) {
   return {head.take(), w.take()};
 }
 
-std::string digest_of(const std::string& head, const std::string& body) {
+}  // namespace
+
+namespace detail {
+
+std::string content_digest(std::string_view head, std::string_view body) {
   core::Sha256 hasher;
   hasher.update(head);
   hasher.update(body);
   return "sha256:" + hasher.hex_digest();
 }
 
-}  // namespace
+}  // namespace detail
 
 std::string to_toml(const Lockfile& model) {
   const Lockfile lock = canonical(model);
@@ -285,12 +290,12 @@ std::string to_toml(const Lockfile& model) {
                       "report this as a bug in bevenv", std::move(causes));
   }
   const auto [head, body] = canonical_parts(lock);
-  return head + "content_hash = \"" + digest_of(head, body) + "\"\n" + body;
+  return head + "content_hash = \"" + detail::content_digest(head, body) + "\"\n" + body;
 }
 
 std::string content_hash(const Lockfile& model) {
   const auto [head, body] = canonical_parts(canonical(model));
-  return digest_of(head, body);
+  return detail::content_digest(head, body);
 }
 
 void write_lockfile(const std::filesystem::path& path, const Lockfile& lock) {

@@ -27,5 +27,9 @@ core::Expected<Lockfile, ReadError> parse_lockfile(std::string_view text, std::s
 // Reads and parses `path`; throws core::Error (bad_input) with the ReadError's text and hint,
 // or when the file cannot be read.
 Lockfile read_lockfile(const std::filesystem::path& path);
+// Its two steps, for a reader that looks at the text first (read_pins): the text of a regular
+// file, and its parse, each throwing as read_lockfile does.
+std::string read_lockfile_text(const std::filesystem::path& path);
+Lockfile parse_lockfile_or_throw(std::string_view text, const std::filesystem::path& path);
 
 }  // namespace bevenv::lockfiles
