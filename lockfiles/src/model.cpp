@@ -33,11 +33,29 @@ std::pair<unsigned long, std::string_view> gpu_key(std::string_view gpu) {
   return {number, digits.substr(static_cast<std::size_t>(end - digits.data()))};
 }
 
-void sort_names(std::vector<std::string>& names) {
-  std::stable_sort(names.begin(), names.end(), [](const std::string& a, const std::string& b) {
-    return std::pair(core::normalize_name(a), a) < std::pair(core::normalize_name(b), b);
+// By normalized name, then as written: each name is normalized once, not at every comparison.
+template <class T, class NameOf>
+void sort_by_normalized_name(std::vector<T>& items, NameOf name_of) {
+  std::vector<std::pair<std::string, T>> keyed;
+  keyed.reserve(items.size());
+  for (T& item : items) keyed.emplace_back(core::normalize_name(name_of(item)), std::move(item));
+  std::stable_sort(keyed.begin(), keyed.end(), [&](const auto& a, const auto& b) {
+    if (a.first != b.first) return a.first < b.first;
+    return name_of(a.second) < name_of(b.second);
   });
+  items.clear();
+  for (auto& entry : keyed) items.push_back(std::move(entry.second));
+}
+
+void sort_names(std::vector<std::string>& names) {
+  sort_by_normalized_name(names,
+                          [](const std::string& name) -> const std::string& { return name; });
   names.erase(std::unique(names.begin(), names.end()), names.end());
+}
+
+bool names_match(const std::string& name, const std::string& normalized) {
+  return core::is_normalized_name(name) ? name == normalized
+                                        : core::normalize_name(name) == normalized;
 }
 
 }  // namespace
@@ -63,7 +81,7 @@ bool pip_builds_alone(const BuildStep& step) {
 const Package* Lockfile::find_package(std::string_view name) const {
   const std::string wanted = core::normalize_name(name);
   for (const Package& p : packages)
-    if (core::normalize_name(p.name) == wanted) return &p;
+    if (names_match(p.name, wanted)) return &p;
   return nullptr;
 }
 
@@ -87,11 +105,8 @@ void canonicalize(Lockfile& lock) {
                        return std::tie(a.filename, a.url) < std::tie(b.filename, b.url);
                      });
   }
-  std::stable_sort(lock.packages.begin(), lock.packages.end(),
-                   [](const Package& a, const Package& b) {
-                     return std::pair(core::normalize_name(a.name), a.name) <
-                            std::pair(core::normalize_name(b.name), b.name);
-                   });
+  sort_by_normalized_name(lock.packages,
+                          [](const Package& p) -> const std::string& { return p.name; });
   for (BuildStep& b : lock.builds) sort_names(b.after);
   std::stable_sort(lock.rules_applied.begin(), lock.rules_applied.end(),
                    [](const AppliedRule& a, const AppliedRule& b) { return a.id < b.id; });

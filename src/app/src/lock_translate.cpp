@@ -5,6 +5,8 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <string_view>
+#include <unordered_map>
 #include <unordered_set>
 
 #include "bevenv/core/name.hpp"
@@ -18,7 +20,9 @@
 namespace bevenv::app {
 
 solver::Dependency dependency_of(const core::Requirement& r, util::SharedText origin) {
-  return solver::Dependency{core::normalize_name(r.name), r.specifier, std::move(origin)};
+  // Names read from the matrix are normalized already: copied, not rebuilt.
+  std::string name = core::is_normalized_name(r.name) ? r.name : core::normalize_name(r.name);
+  return solver::Dependency{std::move(name), r.specifier, std::move(origin)};
 }
 
 void MatrixRecords::add(solver::RecordId id, const matrix::PackageVersion* build) {
@@ -198,6 +202,13 @@ std::unordered_set<const matrix::Package*> reachable_packages(const LockInputs& 
            std::any_of(requirement.extras.begin(), requirement.extras.end(),
                        [&](const std::string& e) { return playing->second.count(e) == 0; });
   };
+  // Requirement names recur across thousands of releases: each is looked up once.
+  std::unordered_map<std::string_view, const matrix::Package*> found;
+  auto package_named = [&](std::string_view name) {
+    auto [at, added] = found.try_emplace(name, nullptr);
+    if (added) at->second = inputs.matrix.find_package(name);
+    return at->second;
+  };
   for (const solver::Dependency& root : out.request.requirements) {
     if (const matrix::Package* package = inputs.matrix.find_package(root.name)) want(package);
   }
@@ -207,7 +218,7 @@ std::unordered_set<const matrix::Package*> reachable_packages(const LockInputs& 
     const std::set<std::string> extras = in_play[package.name];
     for (const auto& build : package.versions) {
       for (const auto& requirement : build.requirements) {
-        const matrix::Package* target = inputs.matrix.find_package(requirement.name);
+        const matrix::Package* target = package_named(requirement.name);
         if (target == nullptr || !news(target, requirement) ||
             !requirement_applies(requirement, &extras, markers))
           continue;
@@ -217,7 +228,7 @@ std::unordered_set<const matrix::Package*> reachable_packages(const LockInputs& 
     }
     for (const matrix::Rule* rule : out.binding_rules) {
       if (rule->when_packages.front().name != package.name) continue;
-      if (const matrix::Package* bound = inputs.matrix.find_package(rule->then.name)) want(bound);
+      if (const matrix::Package* bound = package_named(rule->then.name)) want(bound);
     }
   }
   return reached;

@@ -2,28 +2,14 @@
 
 #include <cstring>
 
+#include "sha256_blocks.hpp"
+
 namespace bevenv::core {
 namespace {
 
-constexpr std::array<std::uint32_t, 64> kRoundConstants = {
-    0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
-    0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
-    0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
-    0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967,
-    0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85,
-    0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
-    0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
-    0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2};
-
 constexpr std::uint32_t rotr(std::uint32_t x, int n) { return (x >> n) | (x << (32 - n)); }
 
-}  // namespace
-
-Sha256::Sha256()
-    : state_{0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
-             0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19} {}
-
-void Sha256::compress(const std::uint8_t* block) {
+void compress(detail::Sha256State& state, const std::uint8_t* block) {
   std::array<std::uint32_t, 64> w{};
   for (std::size_t i = 0; i < 16; ++i) {
     w[i] = static_cast<std::uint32_t>(block[4 * i]) << 24 |
@@ -36,11 +22,11 @@ void Sha256::compress(const std::uint8_t* block) {
     const std::uint32_t s1 = rotr(w[i - 2], 17) ^ rotr(w[i - 2], 19) ^ (w[i - 2] >> 10);
     w[i] = w[i - 16] + s0 + w[i - 7] + s1;
   }
-  auto [a, b, c, d, e, f, g, h] = state_;
+  auto [a, b, c, d, e, f, g, h] = state;
   for (std::size_t i = 0; i < 64; ++i) {
     const std::uint32_t s1 = rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25);
     const std::uint32_t choose = (e & f) ^ (~e & g);
-    const std::uint32_t t1 = h + s1 + choose + kRoundConstants[i] + w[i];
+    const std::uint32_t t1 = h + s1 + choose + detail::kSha256RoundConstants[i] + w[i];
     const std::uint32_t s0 = rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22);
     const std::uint32_t majority = (a & b) ^ (a & c) ^ (b & c);
     const std::uint32_t t2 = s0 + majority;
@@ -54,22 +40,49 @@ void Sha256::compress(const std::uint8_t* block) {
     a = t1 + t2;
   }
   const std::array<std::uint32_t, 8> add = {a, b, c, d, e, f, g, h};
-  for (std::size_t i = 0; i < 8; ++i) state_[i] += add[i];
+  for (std::size_t i = 0; i < 8; ++i) state[i] += add[i];
 }
+
+}  // namespace
+
+namespace detail {
+
+void sha256_blocks_portable(Sha256State& state, const std::uint8_t* data, std::size_t blocks) {
+  for (; blocks > 0; --blocks, data += 64) compress(state, data);
+}
+
+}  // namespace detail
+
+Sha256::Sha256()
+    : state_{0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
+             0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19} {}
 
 void Sha256::update(const void* data, std::size_t size) {
   const auto* bytes = static_cast<const std::uint8_t*>(data);
   total_ += size;
-  while (size > 0) {
+  if (buffered_ > 0) {
     const std::size_t take = std::min(size, buffer_.size() - buffered_);
     std::memcpy(buffer_.data() + buffered_, bytes, take);
     buffered_ += take;
     bytes += take;
     size -= take;
-    if (buffered_ == buffer_.size()) {
-      compress(buffer_.data());
-      buffered_ = 0;
-    }
+    if (buffered_ < buffer_.size()) return;
+    compress_blocks(buffer_.data(), 1);
+    buffered_ = 0;
+  }
+  // Whole blocks straight from the input; the rest waits in the buffer.
+  const std::size_t blocks = size / buffer_.size();
+  if (blocks > 0) compress_blocks(bytes, blocks);
+  const std::size_t rest = size - blocks * buffer_.size();
+  if (rest > 0) std::memcpy(buffer_.data(), bytes + blocks * buffer_.size(), rest);
+  buffered_ = rest;
+}
+
+void Sha256::compress_blocks(const std::uint8_t* data, std::size_t blocks) {
+  if (detail::sha256_extensions_available()) {
+    detail::sha256_blocks_extensions(state_, data, blocks);
+  } else {
+    detail::sha256_blocks_portable(state_, data, blocks);
   }
 }
 

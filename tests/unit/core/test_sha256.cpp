@@ -4,6 +4,7 @@
 
 #include "bevenv/core/sha256.hpp"
 #include "bevenv/core/subprocess.hpp"
+#include "sha256_blocks.hpp"
 
 using bevenv::core::run_process;
 using bevenv::core::Sha256;
@@ -41,4 +42,25 @@ TEST_CASE("sha256 gives the same digest fed in pieces") {
     pieces.update(std::string_view(data).substr(at, 37));
   }
   CHECK(pieces.hex_digest() == sha256_hex(data));
+}
+
+TEST_CASE("the SHA extensions compress as the portable code does") {
+  namespace detail = bevenv::core::detail;
+  if (!detail::sha256_extensions_available()) {
+    WARN("this CPU has no SHA extensions: only the portable code runs here");
+    return;
+  }
+  std::mt19937 random(11);
+  for (std::size_t blocks : {1u, 2u, 3u, 17u, 256u}) {
+    std::string data(64 * blocks, '\0');
+    for (auto& c : data) c = static_cast<char>(random() & 0xff);
+    detail::Sha256State portable{};
+    for (auto& word : portable) word = static_cast<std::uint32_t>(random());
+    detail::Sha256State extensions = portable;
+    const auto* bytes = reinterpret_cast<const std::uint8_t*>(data.data());
+    detail::sha256_blocks_portable(portable, bytes, blocks);
+    detail::sha256_blocks_extensions(extensions, bytes, blocks);
+    INFO("blocks " << blocks);
+    CHECK(portable == extensions);
+  }
 }

@@ -16,7 +16,7 @@ class Sha256 {
   std::string hex_digest();  // finishes, lower-case hex
 
  private:
-  void compress(const std::uint8_t* block);
+  void compress_blocks(const std::uint8_t* data, std::size_t blocks);
   std::array<std::uint32_t, 8> state_;
   std::array<std::uint8_t, 64> buffer_{};
   std::size_t buffered_ = 0;
