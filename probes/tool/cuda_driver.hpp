@@ -57,10 +57,8 @@ struct CudaDriver {
       return lib.missing_report("libcuda.so.1");
     }
     // cuEventElapsedTime_v2 exists only from driver 12.8; the same signature predates it.
-    if (!lib.load(event_elapsed_time, "cuEventElapsedTime_v2")) {
-      lib.load(event_elapsed_time, "cuEventElapsedTime");
-    }
     const bool complete =
+        lib.load_either(event_elapsed_time, "cuEventElapsedTime_v2", "cuEventElapsedTime") &&
         lib.load(init, "cuInit") && lib.load(get_error_name, "cuGetErrorName") &&
         lib.load(device_get_count, "cuDeviceGetCount") && lib.load(device_get, "cuDeviceGet") &&
         lib.load(device_get_attribute, "cuDeviceGetAttribute") &&
@@ -78,7 +76,7 @@ struct CudaDriver {
         lib.load(module_unload, "cuModuleUnload") && lib.load(launch_kernel, "cuLaunchKernel") &&
         lib.load(event_create, "cuEventCreate") && lib.load(event_record, "cuEventRecord") &&
         lib.load(event_synchronize, "cuEventSynchronize") &&
-        lib.load(event_destroy, "cuEventDestroy_v2") && event_elapsed_time != nullptr;
+        lib.load(event_destroy, "cuEventDestroy_v2");
     if (!complete) {
       return json{{"status", "error"},
                   {"library_path", lib.path()},

@@ -105,12 +105,8 @@ json describe_device(const DriverApi& api, int ordinal, int device) {
 bool load_api(const DynamicLibrary& lib, DriverApi& api) {
   lib.load(api.get_error_name, "cuGetErrorName");
   lib.load(api.get_error_string, "cuGetErrorString");
-  if (!lib.load(api.device_total_mem, "cuDeviceTotalMem_v2")) {
-    lib.load(api.device_total_mem, "cuDeviceTotalMem");
-  }
-  if (!lib.load(api.device_get_uuid, "cuDeviceGetUuid_v2")) {
-    lib.load(api.device_get_uuid, "cuDeviceGetUuid");
-  }
+  lib.load_either(api.device_total_mem, "cuDeviceTotalMem_v2", "cuDeviceTotalMem");
+  lib.load_either(api.device_get_uuid, "cuDeviceGetUuid_v2", "cuDeviceGetUuid");
   return lib.load(api.init, "cuInit") && lib.load(api.driver_get_version, "cuDriverGetVersion") &&
          lib.load(api.device_get_count, "cuDeviceGetCount") &&
          lib.load(api.device_get, "cuDeviceGet") &&

@@ -32,6 +32,12 @@ class DynamicLibrary {
     std::memcpy(&out, &address, sizeof out);  // object to function pointer without a cast
     return true;
   }
+  // An entry point under its newer name (`cuDeviceTotalMem_v2`) or, from drivers older than
+  // that name, its older one; false when neither exists.
+  template <class Fn>
+  bool load_either(Fn& out, const char* newer, const char* older) const {
+    return load(out, newer) || load(out, older);
+  }
 
  private:
   void* handle_ = nullptr;

@@ -50,22 +50,17 @@ struct NvmlApi {
 };
 
 bool load_api(const DynamicLibrary& lib, NvmlApi& api) {
-  if (!lib.load(api.init, "nvmlInit_v2")) lib.load(api.init, "nvmlInit");
-  if (!lib.load(api.device_count, "nvmlDeviceGetCount_v2")) {
-    lib.load(api.device_count, "nvmlDeviceGetCount");
-  }
-  if (!lib.load(api.handle_by_index, "nvmlDeviceGetHandleByIndex_v2")) {
-    lib.load(api.handle_by_index, "nvmlDeviceGetHandleByIndex");
-  }
-  if (!lib.load(api.cuda_driver_version, "nvmlSystemGetCudaDriverVersion_v2")) {
-    lib.load(api.cuda_driver_version, "nvmlSystemGetCudaDriverVersion");
-  }
+  lib.load_either(api.cuda_driver_version, "nvmlSystemGetCudaDriverVersion_v2",
+                  "nvmlSystemGetCudaDriverVersion");
   lib.load(api.error_string, "nvmlErrorString");
   lib.load(api.compute_capability, "nvmlDeviceGetCudaComputeCapability");
   lib.load(api.ecc_mode, "nvmlDeviceGetEccMode");
   lib.load(api.mig_mode, "nvmlDeviceGetMigMode");
   lib.load(api.uuid, "nvmlDeviceGetUUID");
-  return api.init != nullptr && api.device_count != nullptr && api.handle_by_index != nullptr &&
+  return lib.load_either(api.init, "nvmlInit_v2", "nvmlInit") &&
+         lib.load_either(api.device_count, "nvmlDeviceGetCount_v2", "nvmlDeviceGetCount") &&
+         lib.load_either(api.handle_by_index, "nvmlDeviceGetHandleByIndex_v2",
+                         "nvmlDeviceGetHandleByIndex") &&
          lib.load(api.shutdown, "nvmlShutdown") &&
          lib.load(api.driver_version, "nvmlSystemGetDriverVersion") &&
          lib.load(api.name, "nvmlDeviceGetName") &&

@@ -8,13 +8,11 @@
 #include <vector>
 
 #include "probe_tool.hpp"
+#include "rank_env.hpp"
 
 namespace bevenv::probe_tool {
 
-struct CollectiveSetup {
-  int rank = 0;
-  int world_size = 1;
-  int local_rank = 0;
+struct CollectiveSetup : RankPosition {
   std::optional<std::string> nccl_id_hex;  // set on ranks other than 0
   std::vector<std::string> python_lib_dirs;
 };

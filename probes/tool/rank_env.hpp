@@ -8,10 +8,15 @@
 
 namespace bevenv::probe_tool {
 
-struct RankPlace {
+// Which rank of how many, and which GPU of its node (the local rank): what the collective needs
+// to know of a rank's place.
+struct RankPosition {
   int rank = 0;
   int world_size = 1;
   int local_rank = 0;
+};
+
+struct RankPlace : RankPosition {
   std::string launcher;     // "torchrun", "slurm", "openmpi", "pmi"
   std::string master_host;  // where rank 0 runs
   int master_port = 0;      // MASTER_PORT (or --master); 0 when nothing gave one

@@ -170,7 +170,7 @@ struct Leader {
     json own;
     std::optional<std::string> id;
     if (!skip) {
-      const CollectiveSetup setup{0, place.world_size, place.local_rank, std::nullopt, lib_dirs};
+      const CollectiveSetup setup{place, std::nullopt, lib_dirs};
       child.start(setup, options.child, RendezvousClock::now() + timeout);
       id = child.wait_for_id();
       if (!id) {
@@ -268,8 +268,7 @@ int run_follower(const RankPlace& place, const RankOptions& options, int port,
   json collective;
   if (go->nccl_id) {
     CollectiveChild child;
-    const CollectiveSetup setup{place.rank, place.world_size, place.local_rank, *go->nccl_id,
-                                lib_dirs};
+    const CollectiveSetup setup{place, *go->nccl_id, lib_dirs};
     child.start(setup, options.child, RendezvousClock::now() + timeout);
     collective = child.result();
   } else {

@@ -5,18 +5,21 @@
 namespace bevenv::cli {
 namespace {
 
-// Show, rules and profiles differ only in the one text their subcommand takes into `field` and
-// the command they run.
+// Show, rules and profiles differ only in the one text their subcommand takes (a positional or
+// an option) into `field`, and the command they run. Returns the text's option, to refine.
 template <class Options>
-void run_with_text(CLI::App* command, const GlobalOptions& global, Action& action,
-                   std::shared_ptr<std::string> text, std::string Options::*field,
-                   app::CommandOutput (*run)(const Options&)) {
+CLI::Option* take_text(CLI::App* command, const GlobalOptions& global, Action& action,
+                       const std::string& name, const std::string& help,
+                       std::string Options::*field, app::CommandOutput (*run)(const Options&)) {
+  auto text = std::make_shared<std::string>();
+  CLI::Option* option = command->add_option(name, *text, help);
   command->callback([&global, &action, text, field, run] {
     Options options;
     options.matrix = matrix_options(global);
     options.*field = *text;
     action = [options, run] { return run(options); };
   });
+  return option;
 }
 
 }  // namespace
@@ -37,27 +40,23 @@ void add_matrix_commands(CLI::App& root, const GlobalOptions& global, Action& ac
     action = [options] { return app::matrix_check(options); };
   });
 
-  auto package = std::make_shared<std::string>();
   CLI::App* show = matrix->add_subcommand("show", "Versions and variants of a package, with rules");
   show->footer("Example:\n  bevenv matrix show torch");
-  show->add_option("package", *package, "Package name (any spelling)")->required();
-  run_with_text(show, global, action, package, &app::MatrixShowOptions::package, app::matrix_show);
+  take_text(show, global, action, "package", "Package name (any spelling)",
+            &app::MatrixShowOptions::package, app::matrix_show)
+      ->required();
 
-  auto failure = std::make_shared<std::string>();
   CLI::App* rules =
       matrix->add_subcommand("rules", "The known-bad catalogue: symptom, fix, sources");
   rules->footer("Examples:\n  bevenv matrix rules\n  bevenv matrix rules --failure F3");
-  rules->add_option("--failure", *failure, "Only rules for this field failure (F1..F12)");
-  run_with_text(rules, global, action, failure, &app::MatrixRulesOptions::failure,
-                app::matrix_rules);
+  take_text(rules, global, action, "--failure", "Only rules for this field failure (F1..F12)",
+            &app::MatrixRulesOptions::failure, app::matrix_rules);
 
-  auto profile = std::make_shared<std::string>();
   CLI::App* profiles =
       matrix->add_subcommand("profiles", "The profiles; with a name, its pins, port and caveats");
   profiles->footer("Examples:\n  bevenv matrix profiles\n  bevenv matrix profiles uniad-2.0");
-  profiles->add_option("profile", *profile, "Profile name");
-  run_with_text(profiles, global, action, profile, &app::MatrixProfilesOptions::profile,
-                app::matrix_profiles);
+  take_text(profiles, global, action, "profile", "Profile name",
+            &app::MatrixProfilesOptions::profile, app::matrix_profiles);
 
   auto snapshot = std::make_shared<app::MatrixSnapshotOptions>();
   auto snapshot_out = std::make_shared<std::string>();

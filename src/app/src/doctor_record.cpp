@@ -10,6 +10,7 @@
 #include "bevenv/core/sha256.hpp"
 #include "bevenv/core/toml_nesting.hpp"
 #include "bevenv/util/env.hpp"
+#include "bevenv/util/toml_string.hpp"
 #include "doctor_internal.hpp"
 #include "doctor_record_host.hpp"
 
@@ -17,6 +18,7 @@ namespace bevenv::app {
 namespace {
 
 using doctor_detail::json;
+using util::toml_basic_string;
 
 struct Record {
   std::string package;
@@ -71,29 +73,6 @@ std::vector<Record> previous_records(const std::string& text) {
     out.push_back(std::move(record));
   }
   return out;
-}
-
-std::string quoted(const std::string& text) {
-  std::string out = "\"";
-  for (const char c : text) {
-    const auto byte = static_cast<unsigned char>(c);
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += c;
-    } else if (c == '\n') {
-      out += "\\n";
-    } else if (c == '\t') {
-      out += "\\t";
-    } else if (byte < 0x20 || byte == 0x7f) {
-      static const char* hex = "0123456789abcdef";
-      out += "\\u00";
-      out += hex[byte >> 4];
-      out += hex[byte & 0xf];
-    } else {
-      out += c;
-    }
-  }
-  return out + "\"";
 }
 
 // The GPU a finding speaks of (`sm_90` in its title), else the host's first one.
@@ -220,24 +199,24 @@ ObservedOverlay observed_overlay(const nlohmann::json& report,
       "# bevenv reads this directory by itself. Delete a record to forget it.\n";
   for (const auto& record : records) {
     text += "\n[[observed]]\n";
-    text += "host = " + quoted(record.host) + "\n";
-    text += "date = " + quoted(record.date) + "\n";
-    text += "package = " + quoted(record.package) + "\n";
-    text += "version = " + quoted(record.version) + "\n";
+    text += "host = " + toml_basic_string(record.host) + "\n";
+    text += "date = " + toml_basic_string(record.date) + "\n";
+    text += "package = " + toml_basic_string(record.package) + "\n";
+    text += "version = " + toml_basic_string(record.version) + "\n";
     if (!record.target.empty()) {
       std::string target;
       for (const auto& [key, value] : record.target) {
-        target += (target.empty() ? "" : ", ") + key + " = " + quoted(value);
+        target += (target.empty() ? "" : ", ") + key + " = " + toml_basic_string(value);
       }
       text += "target = { " + target + " }\n";
     }
     text += std::string("outcome = ") + (record.ok ? "\"ok\"" : "\"fail\"") + "\n";
-    text += "check = " + quoted(record.check) + "\n";
-    text += "detail = " + quoted(record.detail) + "\n";
+    text += "check = " + toml_basic_string(record.check) + "\n";
+    text += "detail = " + toml_basic_string(record.detail) + "\n";
   }
   overlay.records = records.size();
   if (const auto facts = host_facts_of(report)) {
-    text += host_record_text(*facts, host, date, quoted);
+    text += host_record_text(*facts, host, date);
     overlay.host_recorded = true;
   } else {
     text += previous_host_record(previous);

@@ -5,6 +5,7 @@
 
 #include <set>
 
+#include "bevenv/util/toml_string.hpp"
 #include "doctor_internal.hpp"
 
 namespace bevenv::app {
@@ -12,6 +13,7 @@ namespace {
 
 using doctor_detail::json;
 using doctor_detail::section_if_ok;
+using util::toml_basic_string;
 
 // arch -> `cubin`, `ptx` or `fail`: how the kernel probe's module ran there. A failure on any
 // device of an architecture is the architecture's verdict.
@@ -79,26 +81,27 @@ std::optional<HostFacts> host_facts_of(const nlohmann::json& report) {
 }
 
 std::string host_record_text(const HostFacts& facts, const std::string& fingerprint,
-                             const std::string& date,
-                             const std::function<std::string(const std::string&)>& quoted) {
+                             const std::string& date) {
   std::string text = "\n[[observed_host]]\n";
-  text += "host = " + quoted(fingerprint) + "\n";
-  text += "hostname = " + quoted(facts.hostname) + "\n";
-  text += "date = " + quoted(date) + "\n";
-  text += "driver = " + quoted(facts.driver) + "\n";
-  text += "cuda_driver = " + quoted(facts.cuda_driver) + "\n";
+  text += "host = " + toml_basic_string(fingerprint) + "\n";
+  text += "hostname = " + toml_basic_string(facts.hostname) + "\n";
+  text += "date = " + toml_basic_string(date) + "\n";
+  text += "driver = " + toml_basic_string(facts.driver) + "\n";
+  text += "cuda_driver = " + toml_basic_string(facts.cuda_driver) + "\n";
   std::string gpus;
-  for (const auto& gpu : facts.gpus) gpus += (gpus.empty() ? "" : ", ") + quoted(gpu);
+  for (const auto& gpu : facts.gpus) gpus += (gpus.empty() ? "" : ", ") + toml_basic_string(gpu);
   text += "gpus = [" + gpus + "]\n";
   if (!facts.kernels.empty()) {
     std::string kernels;
     for (const auto& [arch, image] : facts.kernels) {
-      kernels += (kernels.empty() ? "" : ", ") + arch + " = " + quoted(image);
+      kernels += (kernels.empty() ? "" : ", ") + arch + " = " + toml_basic_string(image);
     }
     text += "kernels = { " + kernels + " }\n";
   }
-  if (!facts.nccl_version.empty()) text += "nccl_version = " + quoted(facts.nccl_version) + "\n";
-  if (!facts.nccl_outcome.empty()) text += "nccl_outcome = " + quoted(facts.nccl_outcome) + "\n";
+  if (!facts.nccl_version.empty())
+    text += "nccl_version = " + toml_basic_string(facts.nccl_version) + "\n";
+  if (!facts.nccl_outcome.empty())
+    text += "nccl_outcome = " + toml_basic_string(facts.nccl_outcome) + "\n";
   if (facts.shm_bytes) text += "shm_bytes = " + std::to_string(*facts.shm_bytes) + "\n";
   return text;
 }

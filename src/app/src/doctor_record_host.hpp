@@ -1,7 +1,6 @@
 #pragma once
 // The machine's facts `bevenv doctor --record` keeps as an `[[observed_host]]` record.
 #include <cstdint>
-#include <functional>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -22,10 +21,9 @@ struct HostFacts {
 
 // Nothing when the report lacks the driver, its CUDA version, a GPU or the hostname.
 std::optional<HostFacts> host_facts_of(const nlohmann::json& report);
-// The record as TOML, beginning with a blank line; `quoted` writes a TOML basic string.
+// The record as TOML, beginning with a blank line.
 std::string host_record_text(const HostFacts& facts, const std::string& fingerprint,
-                             const std::string& date,
-                             const std::function<std::string(const std::string&)>& quoted);
+                             const std::string& date);
 // The `[[observed_host]]` block of an earlier file (this run had no driver facts), or empty.
 std::string previous_host_record(const std::string& previous);
 

@@ -1,7 +1,8 @@
 #include "snapshot_write.hpp"
 
 #include <algorithm>
-#include <cstdio>
+
+#include "bevenv/util/toml_string.hpp"
 
 namespace bevenv::app {
 namespace {
@@ -15,20 +16,7 @@ std::string quoted(const std::string& text) {
         return static_cast<unsigned char>(c) >= 0x20 && c != 0x7f;
       });
   if (!plain && literal_ok) return "'" + text + "'";
-  std::string out = "\"";
-  for (const char c : text) {
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += c;
-    } else if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) {
-      char escape[8];
-      std::snprintf(escape, sizeof escape, "\\u%04X", static_cast<unsigned>(c));
-      out += escape;
-    } else {
-      out += c;
-    }
-  }
-  return out + "\"";
+  return util::toml_basic_string(text);
 }
 
 std::string quoted_list(const std::vector<std::string>& items) {
