@@ -177,8 +177,12 @@ class ImageReader {
     }
     static std::uint32_t read(std::string_view four) {
       std::uint32_t n = 0;
-      for (int byte = 3; byte >= 0; --byte)
-        n = (n << 8) | static_cast<unsigned char>(four[static_cast<std::size_t>(byte)]);
+      if constexpr (std::endian::native == std::endian::little) {
+        std::memcpy(&n, four.data(), sizeof n);  // read for every text field: one load
+      } else {
+        for (int byte = 3; byte >= 0; --byte)
+          n = (n << 8) | static_cast<unsigned char>(four[static_cast<std::size_t>(byte)]);
+      }
       return n;
     }
 
