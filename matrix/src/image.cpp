@@ -241,11 +241,13 @@ class ImageReader {
   }
   void get(std::string& s) { s = texts(Table::text)[id_in(Table::text)]; }
   // One shared copy per distinct text: every release of a file names that file.
+  // Kept by id in a map: a dozen distinct texts are shared (file names, the snapshot's index and
+  // date) among tens of thousands, so a slot per text would cost more than it saves.
   void get(util::SharedText& s) {
     const std::size_t id = id_in(Table::text);
-    if (shared_texts_.empty()) shared_texts_.resize(texts(Table::text).size());
-    if (shared_texts_[id].empty()) shared_texts_[id] = std::string(texts(Table::text)[id]);
-    s = shared_texts_[id];
+    auto [at, added] = shared_texts_.try_emplace(id);
+    if (added) at->second = std::string(texts(Table::text)[id]);
+    s = at->second;
   }
   void get(core::Version& v) { v = parsed(Table::version, versions_); }
   void get(core::Specifier& s) { s = parsed(Table::specifier, specifiers_); }
@@ -296,7 +298,8 @@ class ImageReader {
   void get(std::vector<PackageVersion>& versions) {
     const std::size_t n = count();
     versions.clear();
-    versions.reserve(n);
+    // Room for all only where all are read: without the generated layer, most are skipped.
+    if (!without_generated_) versions.reserve(n);
     for (std::size_t i = 0; i < n; ++i) {
       bool generated = false;
       get(generated);
@@ -329,8 +332,8 @@ class ImageReader {
   std::vector<std::optional<core::Version>> versions_;
   std::vector<std::optional<core::Specifier>> specifiers_;
   std::vector<std::optional<core::Marker>> markers_;
-  std::unordered_map<std::string_view, core::SpecifierSet> sets_;  // by their encoded ids
-  std::vector<util::SharedText> shared_texts_;                     // by text id
+  std::unordered_map<std::string_view, core::SpecifierSet> sets_;   // by their encoded ids
+  std::unordered_map<std::size_t, util::SharedText> shared_texts_;  // by text id
 };
 
 }  // namespace
