@@ -124,6 +124,49 @@ void record(const DoctorOptions& options, const json& report,
                           {"host", overlay.host_recorded}};
 }
 
+// The probes bevenv-probe runs: those `--check` needs (empty: all), less those `--skip` names.
+std::vector<std::string> probes_to_run(const DoctorOptions& options) {
+  std::vector<std::string> only;
+  if (options.check) only = probes_for_check(*options.check);
+  if (options.skip.empty()) return only;
+  // --skip leaves some out (NCCL takes seconds on big hosts).
+  static const std::vector<std::string> kProbes = {"host",   "driver", "nvml",
+                                                   "kernel", "nccl",   "python"};
+  for (const auto& name : options.skip) {
+    if (std::find(kProbes.begin(), kProbes.end(), name) == kProbes.end()) {
+      throw core::Error(core::ExitCode::bad_input, "unknown probe `" + name + "` in `--skip`",
+                        "skip some of `host`, `driver`, `nvml`, `kernel`, `nccl`, `python`");
+    }
+  }
+  if (only.empty()) only = kProbes;
+  std::erase_if(only, [&](const std::string& probe) {
+    return std::find(options.skip.begin(), options.skip.end(), probe) != options.skip.end();
+  });
+  return only;
+}
+
+// Runs bevenv-probe here and returns its report; how it ran goes to `out`'s JSON.
+json probe_this_machine(const DoctorOptions& options, const std::vector<std::string>& only,
+                        CommandOutput& out) {
+  ProbeRequest request;
+  request.probe = find_probe(
+      options.probe, options.self_executable ? *options.self_executable : self_executable());
+  request.python = options.python ? options.python : default_python();
+  request.only = only;
+  request.cuda_version_override = options.cuda_version_override;
+  request.timeout = options.probe_timeout;
+  // Only the `torch` check needs the import itself (does it load?); the rest reads files.
+  request.import_torch =
+      options.import_torch || options.check == std::optional<std::string>("torch");
+  const ProbeRun run = run_probe(request);
+  out.json["probe"] = {{"path", request.probe.string()},
+                       {"python", request.python ? json(*request.python) : json(nullptr)},
+                       {"only", only},
+                       {"exit_code", run.exit_code},
+                       {"duration_ms", run.duration_ms}};
+  return run.report;
+}
+
 }  // namespace
 
 CommandOutput doctor(const DoctorOptions& options) {
@@ -135,23 +178,7 @@ CommandOutput doctor(const DoctorOptions& options) {
   const auto lock_path = lockfile_path(options);
   if (lock_path) lock = lockfiles::read_lockfile(*lock_path);
   const matrix::Profile* profile = profile_for(options, lock, matrix);
-  std::vector<std::string> only;
-  if (options.check) only = probes_for_check(*options.check);
-  if (!options.skip.empty()) {
-    // The probes bevenv-probe runs; --skip leaves some out (NCCL takes seconds on big hosts).
-    static const std::vector<std::string> kProbes = {"host",   "driver", "nvml",
-                                                     "kernel", "nccl",   "python"};
-    for (const auto& name : options.skip) {
-      if (std::find(kProbes.begin(), kProbes.end(), name) == kProbes.end()) {
-        throw core::Error(core::ExitCode::bad_input, "unknown probe `" + name + "` in `--skip`",
-                          "skip some of `host`, `driver`, `nvml`, `kernel`, `nccl`, `python`");
-      }
-    }
-    if (only.empty()) only = kProbes;
-    std::erase_if(only, [&](const std::string& probe) {
-      return std::find(options.skip.begin(), options.skip.end(), probe) != options.skip.end();
-    });
-  }
+  const std::vector<std::string> only = probes_to_run(options);
 
   CommandOutput out;
   json report;
@@ -159,23 +186,7 @@ CommandOutput doctor(const DoctorOptions& options) {
     report = *saved;
     out.json["report_file"] = options.report->string();
   } else {
-    ProbeRequest request;
-    request.probe = find_probe(
-        options.probe, options.self_executable ? *options.self_executable : self_executable());
-    request.python = options.python ? options.python : default_python();
-    request.only = only;
-    request.cuda_version_override = options.cuda_version_override;
-    request.timeout = options.probe_timeout;
-    // Only the `torch` check needs the import itself (does it load?); the rest reads files.
-    request.import_torch =
-        options.import_torch || options.check == std::optional<std::string>("torch");
-    const ProbeRun run = run_probe(request);
-    report = run.report;
-    out.json["probe"] = {{"path", request.probe.string()},
-                         {"python", request.python ? json(*request.python) : json(nullptr)},
-                         {"only", only},
-                         {"exit_code", run.exit_code},
-                         {"duration_ms", run.duration_ms}};
+    report = probe_this_machine(options, only, out);
   }
 
   const DoctorContext ctx{lock ? &*lock : nullptr, &matrix, profile};

@@ -30,20 +30,58 @@ std::string read_log(const std::filesystem::path& path, const std::string& name)
   return text;
 }
 
+// A broken overlay should not stop a log from being read: fall back to the embedded matrix,
+// whose catalogue the build has checked. `note` says why when it falls back.
+std::optional<matrix::Matrix> matrix_or_embedded(const MatrixOptions& options, std::string& note) {
+  try {
+    return load_matrix_or_throw(options);
+  } catch (const core::Error& error) {
+    note = error.what();
+    if (auto embedded = matrix::load_embedded()) return std::move(embedded.value());
+  }
+  return std::nullopt;
+}
+
+std::string rules_text(const LogMatch& match, const matrix::Matrix* matrix) {
+  std::string rules;
+  for (const auto& id : match.rules) {
+    rules += (rules.empty() ? "`" : ", `") + id + "`";
+    const matrix::Rule* rule = matrix ? matrix->find_rule(id) : nullptr;
+    if (rule != nullptr && !rule->failure.empty() && rule->failure != match.id) {
+      rules += " (" + rule->failure + ")";
+    }
+  }
+  return rules;
+}
+
+// One known failure: where, cause and fix, the rules that prevent it, and (with `-v`) the other
+// lines it appears on.
+void add_match(CommandOutput& out, const LogMatch& match, const matrix::Matrix* matrix) {
+  out.add("line " + std::to_string(match.line) + ": " + match.text + "  → " + match.id,
+          Mark::problem);
+  out.hint("cause: " + match.cause, 2);
+  out.hint("fix: " + match.fix, 2);
+  if (!match.rules.empty()) {
+    out.add("matrix rules: " + rules_text(match, matrix) + " (`bevenv matrix rules`)", Mark::none,
+            2);
+  }
+  if (!match.more_lines.empty()) {
+    std::string more;
+    for (std::size_t i = 0; i < match.more_lines.size() && i < 10; ++i) {
+      more += (i == 0 ? "" : ", ") + std::to_string(match.more_lines[i]);
+    }
+    if (match.more_lines.size() > 10) more += ", ...";
+    out.add("again on line" + std::string(match.more_lines.size() == 1 ? " " : "s ") + more,
+            Mark::none, 2)
+        .verbose_only = true;
+  }
+}
+
 }  // namespace
 
 CommandOutput doctor_log(const DoctorLogOptions& options) {
-  // A broken overlay should not stop a log from being read: fall back to the embedded matrix,
-  // whose catalogue the build has checked.
-  std::optional<matrix::Matrix> matrix;
   std::string matrix_note;
-  try {
-    matrix = load_matrix_or_throw(options.matrix);
-  } catch (const core::Error& error) {
-    matrix_note = error.what();
-    if (auto embedded = matrix::load_embedded()) matrix = std::move(embedded.value());
-  }
-  std::vector<LogMatch> found;
+  const std::optional<matrix::Matrix> matrix = matrix_or_embedded(options.matrix, matrix_note);
   std::size_t lines = 0;
   const std::string name = options.log == "-" ? "standard input" : options.log.string();
   const std::string text = read_log(options.log, name);
@@ -51,7 +89,7 @@ CommandOutput doctor_log(const DoctorLogOptions& options) {
   matrix::FixContext context;
   context.python = doctor_detail::python_of_log(text);
   std::istringstream in(text);
-  found = scan_log(in, matrix ? &*matrix : nullptr, &lines, context);
+  const std::vector<LogMatch> found = scan_log(in, matrix ? &*matrix : nullptr, &lines, context);
   CommandOutput out;
   if (!matrix_note.empty()) {
     out.diagnostics.push_back(Line{
@@ -62,31 +100,7 @@ CommandOutput doctor_log(const DoctorLogOptions& options) {
   out.add("bevenv doctor --log " + name + ": " + count + " in " + std::to_string(lines) + " lines");
   nlohmann::json matches = nlohmann::json::array();
   for (const auto& match : found) {
-    out.add("line " + std::to_string(match.line) + ": " + match.text + "  → " + match.id,
-            Mark::problem);
-    out.hint("cause: " + match.cause, 2);
-    out.hint("fix: " + match.fix, 2);
-    if (!match.rules.empty()) {
-      std::string rules;
-      for (const auto& id : match.rules) {
-        rules += (rules.empty() ? "`" : ", `") + id + "`";
-        const matrix::Rule* rule = matrix ? matrix->find_rule(id) : nullptr;
-        if (rule != nullptr && !rule->failure.empty() && rule->failure != match.id) {
-          rules += " (" + rule->failure + ")";
-        }
-      }
-      out.add("matrix rules: " + rules + " (`bevenv matrix rules`)", Mark::none, 2);
-    }
-    if (!match.more_lines.empty()) {
-      std::string more;
-      for (std::size_t i = 0; i < match.more_lines.size() && i < 10; ++i) {
-        more += (i == 0 ? "" : ", ") + std::to_string(match.more_lines[i]);
-      }
-      if (match.more_lines.size() > 10) more += ", ...";
-      out.add("again on line" + std::string(match.more_lines.size() == 1 ? " " : "s ") + more,
-              Mark::none, 2)
-          .verbose_only = true;
-    }
+    add_match(out, match, matrix ? &*matrix : nullptr);
     matches.push_back({{"id", match.id},
                        {"line", match.line},
                        {"more_lines", match.more_lines},

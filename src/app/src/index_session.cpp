@@ -21,6 +21,12 @@ void fail_reading(const std::string& context, const std::string& error,
   throw Error(ExitCode::failure, context + message, hint.empty() ? fallback : hint);
 }
 
+void close_transfers(IndexSession& session) {
+  session.source = nullptr;
+  session.client.reset();
+  session.reporter.reset();
+}
+
 namespace {
 
 // The user's find-links pages and directories, asked for a curated package whose own page could

@@ -36,6 +36,9 @@ struct IndexSession {
   std::size_t metadata_reads = 0;
 };
 
+// Ends the session's transfers and progress (handles, threads); what it read stays readable.
+void close_transfers(IndexSession& session);
+
 // The hint of an error no source explains better.
 extern const char* const kSourcesHint;
 
