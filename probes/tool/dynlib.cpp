@@ -6,10 +6,6 @@
 
 namespace bevenv::probe_tool {
 
-DynamicLibrary::~DynamicLibrary() {
-  // Deliberately not dlclose()d: driver libraries keep threads that outlive a dlclose.
-}
-
 bool DynamicLibrary::open_first(const std::vector<std::string>& candidates) {
   for (const auto& candidate : candidates) {
     tried_.push_back(candidate);

@@ -8,13 +8,10 @@
 
 namespace bevenv::probe_tool {
 
+// The library is never dlclose()d (driver libraries keep threads that outlive a dlclose), so the
+// class needs no destructor, and a copy is as good as the original.
 class DynamicLibrary {
  public:
-  DynamicLibrary() = default;
-  DynamicLibrary(const DynamicLibrary&) = delete;
-  DynamicLibrary& operator=(const DynamicLibrary&) = delete;
-  ~DynamicLibrary();
-
   // Tries each candidate in order (bare names use the loader's default search path).
   bool open_first(const std::vector<std::string>& candidates);
   bool is_open() const { return handle_ != nullptr; }

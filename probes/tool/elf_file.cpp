@@ -2,6 +2,7 @@
 // elf_file.hpp).
 #include "elf_file.hpp"
 
+#include <elf.h>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -13,7 +14,7 @@
 
 namespace bevenv::probe_tool::elf {
 
-constexpr std::size_t kElfHeaderSize = 64;
+constexpr std::size_t kElfHeaderSize = sizeof(Elf64_Ehdr);
 
 std::uint16_t u16_at(const std::uint8_t* p) {
   return static_cast<std::uint16_t>(p[0] | (p[1] << 8U));
@@ -109,12 +110,8 @@ bool read_header(ByteSource& source, Header& header, std::string& error) {
   }
   header.type = u16_at(&raw[0x10]);
   header.machine = u16_at(&raw[0x12]);
-  header.program_offset = u64_at(&raw[0x20]);
-  header.section_offset = u64_at(&raw[0x28]);
-  header.program_entry_size = u16_at(&raw[0x36]);
-  header.program_count = u16_at(&raw[0x38]);
-  header.section_entry_size = u16_at(&raw[0x3a]);
-  header.section_count = u16_at(&raw[0x3c]);
+  header.programs = {u64_at(&raw[0x20]), u16_at(&raw[0x36]), u16_at(&raw[0x38])};
+  header.sections = {u64_at(&raw[0x28]), u16_at(&raw[0x3a]), u16_at(&raw[0x3c])};
   header.section_names = u16_at(&raw[0x3e]);
   return true;
 }

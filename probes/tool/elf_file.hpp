@@ -73,17 +73,21 @@ inline bool fits(std::uint64_t offset, std::uint64_t length, std::uint64_t limit
 
 std::string hex(std::uint64_t value);
 
+// Where a table of headers lies in the file, as the ELF header gives it: the program headers
+// (e_phoff, e_phentsize, e_phnum) or the section headers (e_shoff, e_shentsize, e_shnum).
+struct HeaderTable {
+  std::uint64_t offset = 0;
+  std::uint16_t entry_size = 0;
+  std::uint16_t count = 0;
+};
+
 // The fields of an ELF64 little-endian header that the readers use.
 struct Header {
   std::uint16_t type = 0;
   std::uint16_t machine = 0;
-  std::uint64_t program_offset = 0;
-  std::uint16_t program_entry_size = 0;
-  std::uint16_t program_count = 0;
-  std::uint64_t section_offset = 0;
-  std::uint16_t section_entry_size = 0;
-  std::uint16_t section_count = 0;
-  std::uint16_t section_names = 0;
+  HeaderTable programs;             // read by elf_needed.cpp
+  HeaderTable sections;             // read by fatbin.cpp
+  std::uint16_t section_names = 0;  // e_shstrndx: the section holding the section names
 };
 
 // Reads and checks the header: "not an ELF file" or "not a little-endian 64-bit ELF file" in

@@ -5,6 +5,8 @@
 // that holds it: patchelf (which writes torch's RPATH) moves .dynstr to a segment of its own.
 #include "elf_needed.hpp"
 
+#include <elf.h>
+
 #include <algorithm>
 #include <array>
 #include <cstring>
@@ -13,19 +15,10 @@
 namespace bevenv::probe_tool::elf {
 namespace {
 
-constexpr std::uint32_t kPtLoad = 1;
-constexpr std::uint32_t kPtDynamic = 2;
-constexpr std::size_t kProgramHeaderSize = 56;
-constexpr std::size_t kDynamicEntrySize = 16;
-constexpr std::uint64_t kDtNull = 0;
-constexpr std::uint64_t kDtNeeded = 1;
-constexpr std::uint64_t kDtStrtab = 5;
-constexpr std::uint64_t kDtStrsz = 10;
-constexpr std::uint64_t kDtSoname = 14;
-constexpr std::uint64_t kDtRpath = 15;
-constexpr std::uint64_t kDtRunpath = 29;
-constexpr std::uint64_t kDtFlags1 = 0x6ffffffb;
-constexpr std::uint64_t kDf1Nodeflib = 0x800;
+// The entry sizes of ELF64 (the entries themselves are decoded byte by byte, little-endian, so the
+// reader does not depend on the host's byte order); tags and flags are <elf.h>'s.
+constexpr std::size_t kProgramHeaderSize = sizeof(Elf64_Phdr);
+constexpr std::size_t kDynamicEntrySize = sizeof(Elf64_Dyn);
 // Real objects have a dozen segments, a few hundred dynamic entries and a few dozen DT_NEEDED
 // (libtorch_cuda.so: 11, 51 and 22); far more is a damaged or hostile file.
 constexpr std::uint16_t kMaxSegments = 4096;
@@ -52,30 +45,31 @@ struct Segments {
 };
 
 // The PT_LOAD and PT_DYNAMIC headers, each checked to lie inside the file.
-bool read_segments(ByteSource& source, const Header& header, Segments& out, Dynamic& dynamic) {
-  if (header.program_count == 0) return true;  // no segments: nothing the loader maps
-  if (header.program_entry_size < kProgramHeaderSize || header.program_count > kMaxSegments) {
-    return fail(dynamic, "ELF program headers of " + std::to_string(header.program_entry_size) +
-                             " bytes, " + std::to_string(header.program_count) + " of them");
+bool read_segments(ByteSource& source, const HeaderTable& programs, Segments& out,
+                   Dynamic& dynamic) {
+  if (programs.count == 0) return true;  // no segments: nothing the loader maps
+  if (programs.entry_size < kProgramHeaderSize || programs.count > kMaxSegments) {
+    return fail(dynamic, "ELF program headers of " + std::to_string(programs.entry_size) +
+                             " bytes, " + std::to_string(programs.count) + " of them");
   }
-  const std::uint64_t table = std::uint64_t{header.program_count} * header.program_entry_size;
-  if (!fits(header.program_offset, table, source.size())) {
+  const std::uint64_t table = std::uint64_t{programs.count} * programs.entry_size;
+  if (!fits(programs.offset, table, source.size())) {
     return fail(dynamic, "ELF program headers run past the end of the file");
   }
-  for (std::uint16_t i = 0; i < header.program_count; ++i) {
+  for (std::uint16_t i = 0; i < programs.count; ++i) {
     std::array<std::uint8_t, kProgramHeaderSize> raw{};
-    if (!source.read(header.program_offset + std::uint64_t{i} * header.program_entry_size,
-                     raw.data(), raw.size())) {
+    if (!source.read(programs.offset + std::uint64_t{i} * programs.entry_size, raw.data(),
+                     raw.size())) {
       return fail(dynamic, "ELF program header " + std::to_string(i) + " cannot be read");
     }
     const std::uint32_t type = u32_at(&raw[0]);
-    if (type != kPtLoad && type != kPtDynamic) continue;
+    if (type != PT_LOAD && type != PT_DYNAMIC) continue;
     const Segment segment{u64_at(&raw[8]), u64_at(&raw[16]), u64_at(&raw[32])};
     if (!fits(segment.offset, segment.file_size, source.size())) {
       return fail(dynamic, "ELF segment " + std::to_string(i) + " runs past the end of the file");
     }
-    if (type == kPtLoad) out.loads.push_back(segment);
-    if (type == kPtDynamic && !out.dynamic) out.dynamic = segment;
+    if (type == PT_LOAD) out.loads.push_back(segment);
+    if (type == PT_DYNAMIC && !out.dynamic) out.dynamic = segment;
   }
   return true;
 }
@@ -105,27 +99,27 @@ struct Entries {
 // One entry into `entries`; false (with an error) when there are too many DT_NEEDED.
 bool take_entry(std::uint64_t tag, std::uint64_t value, Entries& entries, Dynamic& out) {
   switch (tag) {
-    case kDtNeeded:
+    case DT_NEEDED:
       if (entries.needed.size() >= kMaxNeeded) return fail(out, "more than 4096 DT_NEEDED");
       entries.needed.push_back(value);
       break;
     // The loader keeps the last of each, and so does this reader.
-    case kDtStrtab:
+    case DT_STRTAB:
       entries.strtab = value;
       break;
-    case kDtStrsz:
+    case DT_STRSZ:
       entries.strsz = value;
       break;
-    case kDtSoname:
+    case DT_SONAME:
       entries.soname = value;
       break;
-    case kDtRpath:
+    case DT_RPATH:
       entries.rpath = value;
       break;
-    case kDtRunpath:
+    case DT_RUNPATH:
       entries.runpath = value;
       break;
-    case kDtFlags1:
+    case DT_FLAGS_1:
       entries.flags_1 = value;
       break;
     default:
@@ -145,7 +139,7 @@ bool read_entries(ByteSource& source, const Segment& dynamic, Entries& entries, 
       return fail(out, "dynamic entry " + std::to_string(i) + " cannot be read");
     }
     const std::uint64_t tag = u64_at(&raw[0]);
-    if (tag == kDtNull) return true;
+    if (tag == DT_NULL) return true;
     if (!take_entry(tag, u64_at(&raw[8]), entries, out)) return false;
   }
   return true;  // no DT_NULL: the segment's end ends the list
@@ -226,10 +220,10 @@ Dynamic read_dynamic(ByteSource& source) {
   if (!read_header(source, header, out.error)) return out;
   out.machine = header.machine;
   Segments segments;
-  if (!read_segments(source, header, segments, out) || !segments.dynamic) return out;
+  if (!read_segments(source, header.programs, segments, out) || !segments.dynamic) return out;
   Entries entries;
   if (!read_entries(source, *segments.dynamic, entries, out)) return out;
-  out.nodeflib = (entries.flags_1 & kDf1Nodeflib) != 0;
+  out.nodeflib = (entries.flags_1 & DF_1_NODEFLIB) != 0;
   read_strings(source, segments, entries, out);
   return out;
 }

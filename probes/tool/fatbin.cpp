@@ -7,6 +7,7 @@
 // Payloads are skipped by their sizes and never read, compressed or not.
 #include "fatbin.hpp"
 
+#include <elf.h>
 #include <fcntl.h>
 
 #include <algorithm>
@@ -43,9 +44,8 @@ constexpr std::uint64_t kFlagCompressedZstd = 0x8000;  // CUDA 12.8+
 constexpr std::uint64_t kFlagCompressedLz4 = 0x2000;   // older toolkits
 constexpr std::uint32_t kMaxArch = 10000;
 
-constexpr std::uint32_t kShtNobits = 8;
-constexpr std::uint16_t kShnXindex = 0xffff;
-constexpr std::size_t kSectionHeaderSize = 64;
+// Section headers decoded byte by byte, little-endian; their size and codes are <elf.h>'s.
+constexpr std::size_t kSectionHeaderSize = sizeof(Elf64_Shdr);
 
 // An architecture as sorted: by number, then plain before `a` and `f` variants.
 using ArchKey = std::pair<std::uint32_t, char>;
@@ -186,9 +186,9 @@ bool read_section_table(ByteSource& source, SectionTable& table, Archs& out) {
   elf::Header header;
   std::string error;
   if (!elf::read_header(source, header, error)) return fail(out, error);
-  table.offset = header.section_offset;
-  table.entry_size = header.section_entry_size;
-  table.count = header.section_count;
+  table.offset = header.sections.offset;
+  table.entry_size = header.sections.entry_size;
+  table.count = header.sections.count;
   std::uint64_t names_index = header.section_names;
   if (table.offset == 0) return fail(out, "the ELF file has no section headers");
   if (table.entry_size < kSectionHeaderSize) return fail(out, "ELF section headers are too small");
@@ -197,7 +197,7 @@ bool read_section_table(ByteSource& source, SectionTable& table, Archs& out) {
     return fail(out, "ELF section headers lie past the end of the file");
   }
   if (table.count == 0) table.count = first.size;
-  if (names_index == kShnXindex) names_index = first.link;
+  if (names_index == SHN_XINDEX) names_index = first.link;
   const std::uint64_t room = (source.size() - table.offset) / table.entry_size;
   if (table.count > room) return fail(out, "ELF section headers run past the end of the file");
   if (names_index >= table.count ||
@@ -263,7 +263,7 @@ Archs read_archs(ByteSource& source) {
       fail(out, "ELF section header " + std::to_string(i) + " cannot be read");
       break;
     }
-    if (section.type == kShtNobits) continue;
+    if (section.type == SHT_NOBITS) continue;
     const std::string name = fatbin_name(source, table.names, section);
     if (name.empty()) continue;
     if (!fits(section.offset, section.size, source.size())) {

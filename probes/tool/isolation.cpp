@@ -11,6 +11,7 @@
 #include <cerrno>
 #include <cstring>
 #include <exception>
+#include <utility>
 
 namespace bevenv::probe_tool {
 namespace {
@@ -88,24 +89,14 @@ double elapsed_ms(Clock::time_point start) {
 }  // namespace
 
 std::string signal_name(int signal) {
-  switch (signal) {
-    case SIGSEGV:
-      return "SIGSEGV";
-    case SIGABRT:
-      return "SIGABRT";
-    case SIGBUS:
-      return "SIGBUS";
-    case SIGILL:
-      return "SIGILL";
-    case SIGFPE:
-      return "SIGFPE";
-    case SIGKILL:
-      return "SIGKILL";
-    case SIGTERM:
-      return "SIGTERM";
-    default:
-      return "signal " + std::to_string(signal);
+  // The signals a probe dies of (a crash, or a kill at its deadline), by their <signal.h> names.
+  static constexpr std::pair<int, const char*> kNames[] = {
+      {SIGSEGV, "SIGSEGV"}, {SIGABRT, "SIGABRT"}, {SIGBUS, "SIGBUS"},  {SIGILL, "SIGILL"},
+      {SIGFPE, "SIGFPE"},   {SIGKILL, "SIGKILL"}, {SIGTERM, "SIGTERM"}};
+  for (const auto& [number, name] : kNames) {
+    if (number == signal) return name;
   }
+  return "signal " + std::to_string(signal);
 }
 
 IsolatedProbe start_isolated(const std::string& name, const std::function<nlohmann::json()>& probe,

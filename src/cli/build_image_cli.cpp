@@ -30,7 +30,7 @@ void add_build_image_commands(CLI::App& root, const GlobalOptions& global, Actio
       "  bevenv build-image --builder buildah --builder-arg=--storage-driver=vfs\n"
       "Exit codes: 0 built (or written with --dry-run), 2 bad or stale lockfile, 3 builder "
       "failed.");
-  cmd->add_option("--lockfile", *lockfile, kLockfileHelp)->type_name("FILE");
+  add_lockfile_option(*cmd, *lockfile);
   cmd->add_option("-o,--output", *output, "Directory for Dockerfile, context.tar and run.sh")
       ->capture_default_str()
       ->type_name("DIR");

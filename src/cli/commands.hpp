@@ -28,9 +28,25 @@ inline app::MatrixOptions matrix_options(const GlobalOptions& global) {
   return options;
 }
 
-// The help text of every `--lockfile` that reads a lock.
-inline constexpr const char* kLockfileHelp =
-    "Lockfile to read (default: `bevenv.toml`'s `lockfile`, else bevenv.lock)";
+// `--lockfile FILE`, as every command that reads a lock takes it; lockfile_or_default() then
+// resolves an empty one.
+inline CLI::Option* add_lockfile_option(CLI::App& command, std::string& lockfile) {
+  return command
+      .add_option("--lockfile", lockfile,
+                  "Lockfile to read (default: `bevenv.toml`'s `lockfile`, else bevenv.lock)")
+      ->type_name("FILE");
+}
+
+// An option that takes one of `words`: its help lists them (`a, b or c`) from the list the check
+// uses, so the two cannot drift apart.
+inline CLI::Option* add_choice(CLI::App& command, const std::string& name, std::string& value,
+                               const std::vector<std::string>& words) {
+  std::string help;
+  for (std::size_t i = 0; i < words.size(); ++i) {
+    help += (i == 0 ? "" : i + 1 == words.size() ? " or " : ", ") + words[i];
+  }
+  return command.add_option(name, value, help)->check(CLI::IsMember(words));
+}
 
 // `--lockfile` as given, else the lock `bevenv.toml` names, else `bevenv.lock`. Called inside an
 // action, not while parsing, so that a broken `bevenv.toml` is reported as bad input.

@@ -41,9 +41,7 @@ void add_completion_commands(CLI::App& root, const GlobalOptions& global, Action
       "  bevenv completions zsh > \"${fpath[1]}/_bevenv\"\n"
       "  bevenv completions fish > ~/.config/fish/completions/bevenv.fish\n"
       "Profile, package and GPU names are those of the matrix when the script is written.");
-  cmd->add_option("shell", *shell, "bash, zsh or fish")
-      ->required()
-      ->check(CLI::IsMember({"bash", "zsh", "fish"}));
+  add_choice(*cmd, "shell", *shell, {"bash", "zsh", "fish"})->required();
   // The tree is walked when the action runs: by then every command, this one included, is
   // registered.
   cmd->callback([&root, &global, &action, shell] {

@@ -73,7 +73,7 @@ void add_lock_commands(CLI::App& root, const GlobalOptions& global, Action& acti
   CLI::App* why = root.add_subcommand("why", "Explain why a package is pinned in the lockfile");
   why->footer("Example:\n  bevenv why setuptools");
   why->add_option("package", why_options->package, "Package name")->required();
-  why->add_option("--lockfile", *why_lockfile, kLockfileHelp)->type_name("FILE");
+  add_lockfile_option(*why, *why_lockfile);
   why->callback([&action, why_options, why_lockfile] {
     action = [why_options, why_lockfile] {
       why_options->lockfile = lockfile_or_default(*why_lockfile);
@@ -93,10 +93,9 @@ void add_lock_commands(CLI::App& root, const GlobalOptions& global, Action& acti
       "hash\n"
       "  pip install --no-deps --require-hashes -r requirements.txt\n"
       "  bevenv export --format pylock -o pylock.toml  # PEP 751, for uv pip install -r");
-  exp->add_option("--format", *export_format, "requirements, pylock or json")
-      ->capture_default_str()
-      ->check(CLI::IsMember({"requirements", "pylock", "json"}));
-  exp->add_option("--lockfile", *export_lockfile, kLockfileHelp)->type_name("FILE");
+  add_choice(*exp, "--format", *export_format, {"requirements", "pylock", "json"})
+      ->capture_default_str();
+  add_lockfile_option(*exp, *export_lockfile);
   exp->add_option("-o,--output", *export_output, "File to write (default: stdout)")
       ->type_name("FILE");
   exp->add_flag("!--no-hashes", export_options->hashes,

@@ -22,7 +22,7 @@ void add_sync_commands(CLI::App& root, const GlobalOptions& global, Action& acti
   sync->add_option("--venv", *venv, "The venv to sync (created when it does not exist)")
       ->required()
       ->type_name("PATH");
-  sync->add_option("--lockfile", *lockfile, kLockfileHelp)->type_name("FILE");
+  add_lockfile_option(*sync, *lockfile);
   sync->add_flag("--dry-run", options->dry_run, "Print the plan, change nothing");
   sync->add_option("--installer", *installer, "pip (the venv's own) or uv")
       ->capture_default_str()

@@ -1,6 +1,8 @@
 #include "doctor_cluster_text.hpp"
 
+#include <algorithm>
 #include <cstdio>
+#include <string_view>
 
 #include "bevenv/util/text.hpp"
 
@@ -9,14 +11,13 @@ namespace {
 
 using json = nlohmann::json;
 
+// An argument sh takes as it is: letters, digits and punctuation sh gives no meaning.
 bool is_plain(const std::string& arg) {
-  if (arg.empty()) return false;
-  for (char c : arg) {
-    const bool safe = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-                      std::string("_-./:=,@%+").find(c) != std::string::npos;
-    if (!safe) return false;
-  }
-  return true;
+  const auto safe = [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+           std::string_view("_-./:=,@%+").find(c) != std::string_view::npos;
+  };
+  return !arg.empty() && std::all_of(arg.begin(), arg.end(), safe);
 }
 
 std::string fixed(double value, int decimals) {

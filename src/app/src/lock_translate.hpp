@@ -20,6 +20,14 @@ namespace bevenv::app {
 // Virtual packages standing for target facts.
 inline constexpr const char* kPythonVirtual = "__python";
 inline constexpr const char* kCudaVirtual = "__cuda";
+// `__cuda-build` X.Y: every record built against a CUDA runtime requires the one of its version,
+// and only one version of a name is installed, so torch, torchvision and mmcv-full agree on one
+// CUDA build (torchvision cu113 beside torch cu102 fails at import).
+inline constexpr const char* kCudaBuildVirtual = "__cuda-build";
+// `__kernels-sm_90`: required by builds with no SASS or PTX that runs on sm_90; nothing provides
+// it, so such builds cannot be chosen and explanations say why.
+std::string kernels_virtual(const GpuArch& gpu);
+
 // Required by generated releases none of whose files fits the target, and by builds of a
 // release's sdist that the matrix lists no sdist for; nothing provides it.
 inline constexpr const char* kNoFileVirtual = "__file-for-target";
@@ -28,13 +36,8 @@ inline constexpr const char* kNoSdistReason = "builds its sdist, which the matri
 // A curated release that none of the sources given serves, with an index in use (the sources
 // decide what exists), as its requirement's origin says it.
 inline constexpr const char* kNotServedReason = "served by no source given";
-// `__cuda-build` X.Y: every record built against a CUDA runtime requires the one of its version,
-// and only one version of a name is installed, so torch, torchvision and mmcv-full agree on one
-// CUDA build (torchvision cu113 beside torch cu102 fails at import).
-inline constexpr const char* kCudaBuildVirtual = "__cuda-build";
-// `__kernels-sm_90`: required by builds with no SASS or PTX that runs on sm_90; nothing provides
-// it, so such builds cannot be chosen and explanations say why.
-std::string kernels_virtual(const GpuArch& gpu);
+
+// Virtual package names all begin with `__`, which no PEP 503 name can.
 bool is_virtual(const std::string& name);
 
 // Extras asked of each package (normalized name -> extra names): their requirements join the

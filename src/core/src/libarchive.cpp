@@ -55,11 +55,7 @@ Api load() {
 
 }  // namespace
 
-const Api& api() {
-  // A function-local static: loaded once, thread-safe (an sdist is scanned on a thread of its
-  // own), and never unloaded.
-  static const Api loaded = load();
-  return loaded;
-}
+// Safe from any thread (an sdist is scanned on a thread of its own).
+const Api& api() { return loaded_once<load>(); }
 
 }  // namespace bevenv::core::libarchive

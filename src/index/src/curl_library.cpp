@@ -56,11 +56,7 @@ Api load() {
 
 }  // namespace
 
-const Api& api() {
-  // A function-local static: loaded once, thread-safe, and never unloaded (libcurl's atexit
-  // handlers and OpenSSL's would outlive a dlclose).
-  static const Api loaded = load();
-  return loaded;
-}
+// Never unloaded: libcurl's atexit handlers and OpenSSL's would outlive a dlclose.
+const Api& api() { return core::loaded_once<load>(); }
 
 }  // namespace bevenv::index::curl

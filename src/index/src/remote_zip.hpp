@@ -14,17 +14,16 @@
 
 namespace bevenv::index::zip {
 
-// Bytes [begin, end) of the file.
-struct ByteRange {
-  std::uint64_t begin = 0;
-  std::uint64_t end = 0;
-  bool operator==(const ByteRange&) const = default;
-};
-
-// Bytes of the file that were fetched, starting at `offset`.
+// What the caller has: bytes of the file that were fetched, starting at `offset`.
 struct Window {
   std::uint64_t offset = 0;
   std::string bytes;
+};
+
+// What a read asks for next: bytes [begin, end) of the file.
+struct ByteRange {
+  std::uint64_t begin = 0;
+  std::uint64_t end = 0;
 };
 
 // Where the central directory lies.

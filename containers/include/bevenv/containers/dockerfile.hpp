@@ -13,13 +13,13 @@
 namespace bevenv::containers {
 
 // Paths inside the build context.
-inline constexpr const char* kDockerfileName = "Dockerfile";
-inline constexpr const char* kRequirementsName = "requirements.lock.txt";
+inline constexpr char kDockerfileName[] = "Dockerfile";
+inline constexpr char kRequirementsName[] = "requirements.lock.txt";
 // The locked packages whose files have no recorded sha256, installed first without hash checks.
-inline constexpr const char* kUnhashedRequirementsName = "requirements.unhashed.txt";
-inline constexpr const char* kRunScriptName = "run.sh";
-inline constexpr const char* kProbeName = "bevenv-probe";
-inline constexpr const char* kProjectDirName = "project";
+inline constexpr char kUnhashedRequirementsName[] = "requirements.unhashed.txt";
+inline constexpr char kRunScriptName[] = "run.sh";
+inline constexpr char kProbeName[] = "bevenv-probe";
+inline constexpr char kProjectDirName[] = "project";
 
 struct ImageOptions {
   // Replaces the lock's base image (tag and digest), e.g. a mirror of a deleted CUDA tag.

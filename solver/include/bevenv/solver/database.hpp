@@ -36,15 +36,18 @@ enum class RecordKind : unsigned char {
 };
 
 struct PackageRecord {
+  // What the record is.
   std::string name;
   core::Version version;
-  std::vector<Dependency> requirements;
-  std::vector<Dependency> conflicts;
-  std::vector<Provide> provides;
+  std::string source;  // where the record came from (index URL, "host"), for reports
+  // How the solver treats it.
   RecordKind kind = RecordKind::available;
   bool preferred = false;   // tried before other versions of its name
   bool disfavored = false;  // tried only when nothing else works
-  std::string source;       // where the record came from (index URL, "host"), for reports
+  // What it needs and offers.
+  std::vector<Dependency> requirements;
+  std::vector<Dependency> conflicts;
+  std::vector<Provide> provides;
 
   bool is_prerelease() const { return version.is_prerelease(); }
 };

@@ -38,4 +38,12 @@ class SharedLibrary {
   void* handle_ = nullptr;  // never closed: atexit handlers of the library outlive a dlclose
 };
 
+// The function table `load` binds, made by the first caller and kept for the process, as the
+// library behind it is: a function-local static, so threads that race to it load it once.
+template <auto load>
+const auto& loaded_once() {
+  static const auto table = load();
+  return table;
+}
+
 }  // namespace bevenv::core
