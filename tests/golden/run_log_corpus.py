@@ -19,6 +19,9 @@ import subprocess
 import sys
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "support"))
+import verdict  # noqa: E402
+
 MIN_CASES = 30
 SOURCE = re.compile(r"^([A-Za-z0-9-]+/[A-Za-z0-9._-]+#[1-9][0-9]*|https://\S+|here: .+)$")
 
@@ -76,10 +79,8 @@ def main() -> int:
     covered = {case["failure"] for case in manifest}
     for failure in sorted(catalogue_ids_with_patterns(failures_toml) - covered):
         problems.append(f"failure `{failure}` has log patterns but no real text in {corpus}")
-    for problem in problems:
-        print("FAIL", problem)
-    print(f"{len(manifest)} texts, {len(covered)} failures, {len(problems)} problems")
-    return 1 if problems else 0
+    return verdict.report(
+        problems, f"{len(manifest)} texts, {len(covered)} failures, {len(problems)} problems")
 
 
 if __name__ == "__main__":

@@ -9,6 +9,9 @@ import pathlib
 import re
 import sys
 
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent / "support"))
+import verdict  # noqa: E402
+
 FOLDERS = ("src/app", "solver", "src/index")
 SUFFIXES = (".cpp", ".hpp", ".h", ".cc")
 # `) const noexcept override -> T` before the brace: the end of a signature.
@@ -92,10 +95,8 @@ def main() -> int:
                 for line, length in long_functions(path, limit):
                     problems.append(f"{path.relative_to(root)}:{line}: a function of {length} "
                                     f"lines (at most {limit}); split it where its steps part")
-    for problem in problems:
-        print("FAIL", problem)
-    print(f"{len(problems)} functions over {limit} lines in {', '.join(FOLDERS)}")
-    return 1 if problems else 0
+    return verdict.report(problems,
+                          f"{len(problems)} functions over {limit} lines in {', '.join(FOLDERS)}")
 
 
 if __name__ == "__main__":

@@ -8,6 +8,9 @@ import pathlib
 import re
 import sys
 
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent / "support"))
+import verdict  # noqa: E402
+
 # Where each module's sources live, and the modules it may include besides itself.
 MODULES = {
     "util": ("src/util", set()),
@@ -36,10 +39,7 @@ def main() -> int:
                 if included not in (module, "util") and included not in allowed:
                     problems.append(f"{path.relative_to(root)}: {module} includes "
                                     f"`bevenv/{included}/...`, against the direction")
-    for problem in problems:
-        print("FAIL", problem)
-    print(f"{len(problems)} include(s) against the direction")
-    return 1 if problems else 0
+    return verdict.report(problems, f"{len(problems)} include(s) against the direction")
 
 
 if __name__ == "__main__":
