@@ -289,6 +289,7 @@ std::vector<std::string> IndexSearch::visit(const std::set<std::string>& round) 
     if (!curated || !session_.pinned.contains(name)) listed.push_back(name);
     if (!curated) continue;
     if (!visited_curated_.insert(name).second) continue;
+    add_curated_records(translation_, name);
     for (const auto id : translation_.database.find(name)) {
       if (!admitted_by_request(translation_.database.record(id))) continue;
       for (const auto& d : translation_.database.record(id).requirements)

@@ -240,19 +240,19 @@ std::unordered_set<const matrix::Package*> reachable_packages(const LockInputs& 
 constexpr std::size_t kVirtualRecords = 64;
 
 // Makes the solver record of each matrix build for the target, keeping what the builds share:
-// marker results, file fits, CUDA specifiers, and the lists each record is gathered in.
+// marker results, file fits, CUDA specifiers, and the lists each record is gathered in. It
+// holds no reference to the translation, which moves after translate() returns.
 class RecordMaker {
  public:
-  RecordMaker(const LockInputs& inputs, Translation& out)
+  explicit RecordMaker(const LockInputs& inputs)
       : inputs_(inputs),
         target_(inputs.target),
-        out_(out),
         markers_(inputs.target.marker_environment()),
         files_(inputs.target) {}
 
   TargetMarkers& markers() { return markers_; }
 
-  void add(const matrix::PackageVersion& build) {
+  void add(const matrix::PackageVersion& build, Translation& out) {
     const std::string self = build.name + " " + build.version.to_string();
     // What the target makes of the build, worked out once: the check whether the target rules
     // it out and its requirements both need it (reading its file names is not cheap).
@@ -260,12 +260,12 @@ class RecordMaker {
     kernels_.clear();
     for (const auto& gpu : target_.gpus)
       kernels_.push_back(kernel_support(build, gpu, inputs_.matrix));
-    if (out_.scope == RecordScope::installable &&
+    if (out.scope == RecordScope::installable &&
         target_rules_out(build, missing, kernels_, target_, cuda_))
       return;
-    gather_own_requirements(build, util::SharedText(self));
+    gather_own_requirements(build, util::SharedText(self), out);
     if (missing) gathered_.push_back(std::move(*missing));
-    gather_target_requirements(build, self);
+    gather_target_requirements(build, self, out);
     solver::PackageRecord record;
     record.name = build.name;
     record.version = build.version;
@@ -277,39 +277,36 @@ class RecordMaker {
     // Prebuilt wheels first: a source build is chosen only when no wheel fits, and a build
     // that reaches a target GPU only through PTX JIT only when nothing carries its SASS.
     record.disfavored = !ptx_for_.empty() || build.build == matrix::BuildKind::source;
-    const solver::RecordId id = out_.database.add(std::move(record));
-    out_.records.add(id, &build);
-    if (!ptx_for_.empty()) out_.ptx_only[id] = ptx_for_;
+    const solver::RecordId id = out.database.add(std::move(record));
+    out.records.add(id, &build);
+    if (!ptx_for_.empty()) out.ptx_only[id] = ptx_for_;
   }
 
   // The records standing for target facts: each CUDA build carried, Python, the driver's CUDA.
-  void finish() {
-    for (const core::Version& cuda : cuda_builds_) {
-      solver::PackageRecord build;
-      build.name = kCudaBuildVirtual;
-      build.version = cuda;
-      build.source = "CUDA build";
-      out_.database.add(std::move(build));
-    }
-    out_.database.add_virtual(kPythonVirtual, target_.python);
-    if (target_.cuda_driver) out_.database.add_virtual(kCudaVirtual, *target_.cuda_driver);
+  // A CUDA build first carried by a record made later gets its record then.
+  void finish(Translation& out) {
+    for (const core::Version& cuda : cuda_builds_) add_cuda_build(cuda, out);
+    out.database.add_virtual(kPythonVirtual, target_.python);
+    if (target_.cuda_driver) out.database.add_virtual(kCudaVirtual, *target_.cuda_driver);
+    finished_ = true;
   }
 
  private:
   // Those of its requirements that hold on the target, and those the binding rules add.
-  void gather_own_requirements(const matrix::PackageVersion& build,
-                               const util::SharedText& origin) {
-    const std::set<std::string>* extras = extras_of(out_.extras, build.name);
+  void gather_own_requirements(const matrix::PackageVersion& build, const util::SharedText& origin,
+                               const Translation& out) {
+    const std::set<std::string>* extras = extras_of(out.extras, build.name);
     for (const auto& requirement : build.requirements) {
       if (requirement_applies(requirement, extras, markers_))
         gathered_.push_back(dependency_of(requirement, origin));
     }
-    for (auto& bound : rule_requirements(out_, build.name, build.version))
+    for (auto& bound : rule_requirements(out, build.name, build.version))
       gathered_.push_back(std::move(bound));
   }
 
   // Its needs of the target: a Python, a driver for its CUDA, one CUDA build, kernels per GPU.
-  void gather_target_requirements(const matrix::PackageVersion& build, const std::string& self) {
+  void gather_target_requirements(const matrix::PackageVersion& build, const std::string& self,
+                                  Translation& out) {
     if (!build.python.empty())
       gathered_.push_back({kPythonVirtual, build.python, self + " (Python range)"});
     if (build.cuda && target_.cuda_driver) {
@@ -319,7 +316,7 @@ class RecordMaker {
     if (build.cuda) {
       gathered_.push_back({kCudaBuildVirtual, cuda_.same_release(*build.cuda),
                            self + " (built for CUDA " + build.cuda->to_string() + ")"});
-      cuda_builds_.insert(*build.cuda);
+      if (cuda_builds_.insert(*build.cuda).second && finished_) add_cuda_build(*build.cuda, out);
     }
     ptx_for_.clear();
     for (std::size_t g = 0; g < target_.gpus.size(); ++g) {
@@ -333,9 +330,16 @@ class RecordMaker {
     }
   }
 
+  static void add_cuda_build(const core::Version& cuda, Translation& out) {
+    solver::PackageRecord build;
+    build.name = kCudaBuildVirtual;
+    build.version = cuda;
+    build.source = "CUDA build";
+    out.database.add(std::move(build));
+  }
+
   const LockInputs& inputs_;
   const TargetFacts& target_;
-  Translation& out_;
   TargetMarkers markers_;
   FileFit files_;
   CudaSpecifiers cuda_;
@@ -344,26 +348,43 @@ class RecordMaker {
   std::vector<solver::Dependency> gathered_;
   std::vector<KernelSupport> kernels_;
   std::string ptx_for_;
+  bool finished_ = false;
 };
 
+}  // namespace
+
+// Outside the anonymous namespace: Translation names it.
+struct CuratedRecords {
+  explicit CuratedRecords(const LockInputs& lock_inputs) : inputs(lock_inputs), records(inputs) {}
+  const LockInputs& inputs;
+  RecordMaker records;
+  std::set<std::string, std::less<>> made;  // packages whose records are made
+};
+
+namespace {
+
 void add_records(const LockInputs& inputs, Translation& out) {
-  RecordMaker maker(inputs, out);
-  // Offline only: with an index, a curated package that only an index's release requires is
-  // still the matrix's to describe.
-  const bool reach_only = inputs.index_sources.empty();
-  const auto reached = reach_only ? reachable_packages(inputs, out, maker.markers())
-                                  : std::unordered_set<const matrix::Package*>();
+  auto maker = std::make_shared<CuratedRecords>(inputs);
+  // With an index, a curated package that only an index's release requires is still the
+  // matrix's to describe, and which packages those are the search finds out: each package's
+  // records are made when it first meets it (add_curated_records()).
+  if (!inputs.index_sources.empty()) {
+    maker->records.finish(out);
+    out.curated = std::move(maker);
+    return;
+  }
+  const auto reached = reachable_packages(inputs, out, maker->records.markers());
   // Thousands of records: room for all, and the few virtual ones, before any is made.
   std::size_t builds = 0;
   for (const auto& [name, package] : inputs.matrix.packages) {
-    if (!reach_only || reached.count(&package) != 0) builds += package.versions.size();
+    if (reached.count(&package) != 0) builds += package.versions.size();
   }
   out.database.reserve(out.database.size() + builds + kVirtualRecords);
   for (const auto& [name, package] : inputs.matrix.packages) {
-    if (reach_only && reached.count(&package) == 0) continue;
-    for (const auto& build : package.versions) maker.add(build);
+    if (reached.count(&package) == 0) continue;
+    for (const auto& build : package.versions) maker->records.add(build, out);
   }
-  maker.finish();
+  maker->records.finish(out);
 }
 
 void add_rule(const matrix::Rule& rule, Translation& out) {
@@ -440,6 +461,15 @@ std::string kernels_virtual(const GpuArch& gpu) { return "__kernels-" + gpu.name
 bool is_virtual(const std::string& name) { return name.rfind("__", 0) == 0; }
 
 std::string rule_origin(const matrix::Rule& rule) { return "rule `" + rule.id + "`"; }
+
+bool add_curated_records(Translation& translation, const std::string& name) {
+  CuratedRecords* curated = translation.curated.get();
+  if (curated == nullptr || !curated->made.insert(name).second) return false;
+  const matrix::Package* package = curated->inputs.matrix.find_package(name);
+  if (package == nullptr) return false;
+  for (const auto& build : package->versions) curated->records.add(build, translation);
+  return true;
+}
 
 std::vector<solver::Dependency> rule_requirements(const Translation& translation,
                                                   const std::string& name,

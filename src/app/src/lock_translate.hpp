@@ -2,6 +2,7 @@
 // Matrix records, rules and target facts become solver records and a request. The solver never
 // sees matrix types; this is the one place that knows both.
 #include <map>
+#include <memory>
 #include <optional>
 #include <set>
 #include <string>
@@ -70,6 +71,9 @@ class MatrixRecords {
   std::vector<Entry> entries_;  // ascending id
 };
 
+// The maker of curated records an index lock keeps for the packages its search meets.
+struct CuratedRecords;
+
 struct Translation {
   RecordScope scope = RecordScope::all;
   solver::Database database;
@@ -94,10 +98,17 @@ struct Translation {
   // Package -> the records of its extras (`__jsonschema[format-nongpl]`, lock_extras.hpp), which
   // follow the package's preferences.
   std::map<std::string, std::vector<std::string>> extra_records;
+  // Index locks only: curated packages get records when the search first meets them
+  // (add_curated_records()); offline, every package the request reaches has them at once.
+  std::shared_ptr<CuratedRecords> curated;
 };
 
 Translation translate(const LockInputs& inputs, ExtrasAsked extras = {},
                       RecordScope scope = RecordScope::all);
+
+// Index locks: makes the records of curated package `name` the first time it is asked; false
+// when they were made before, offline, or when the matrix has no such package.
+bool add_curated_records(Translation& translation, const std::string& name);
 
 // What the binding rules require of `name` `version` (the requirement, its origin the rule).
 std::vector<solver::Dependency> rule_requirements(const Translation& translation,

@@ -54,6 +54,8 @@ struct Lock {
     inputs.target.python = version("3.10.12");
     inputs.target.python_minor = "3.10";
     inputs.target.glibc = version("2.31");
+    // As `bevenv lock --index-url`: curated records are made as the search meets them.
+    inputs.index_sources = {kIndex.location};
   }
 
   void require(const std::string& text) {
@@ -351,6 +353,26 @@ TEST_CASE("with sources given, they decide which releases of a curated package e
     lock.publish("platformdirs", "3.10.0");
     CHECK(lock.lock_lazily() == "unsolvable");
   }
+}
+
+TEST_CASE("a curated package has records once the search meets it, and not before",
+          "[index-search]") {
+  Lock lock;
+  lock.require("app");
+  lock.publish("app", "1.0", {"torch>=2"});
+  lock.curate("torch", "2.0.0", {"filelock"}, /*deps_complete=*/true);
+  lock.publish("torch", "2.0.0", {}, kTorchPage);
+  lock.publish("filelock", "3.0");
+  lock.curate("mmcv", "1.7.0", {}, true);  // nothing asks for it
+  lock.translation = app::translate(lock.inputs);
+  CHECK(lock.translation.database.find("torch").empty());
+
+  CHECK(lock.lock_lazily() == "app 1.0\nfilelock 3.0\ntorch 2.0.0\n");
+  CHECK(lock.versions("torch") == Set{"2.0.0"});
+  CHECK(lock.translation.database.find("mmcv").empty());
+  CHECK_FALSE(app::add_curated_records(lock.translation, "torch"));  // made once
+  CHECK(app::add_curated_records(lock.translation, "mmcv"));
+  CHECK(lock.versions("mmcv") == Set{"1.7.0"});
 }
 
 TEST_CASE("the matrix's requires rules bind to the releases an index adds", "[index-search]") {

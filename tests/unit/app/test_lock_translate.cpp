@@ -112,11 +112,22 @@ TEST_CASE("the package a binding rule requires is reached with the package it bi
   CHECK(t.names() == Names{"setuptools", "torch"});
 }
 
-TEST_CASE("with a source given, every curated package becomes records", "[translate]") {
+TEST_CASE("with a source given, a curated package becomes records when the search asks",
+          "[translate]") {
   Translate t;
   t.curate("app", "1.0");
   t.curate("unrelated", "1.0");
   t.require("app");
   t.inputs.index_sources.push_back("find-links /tmp/wheels");
-  CHECK(t.names() == Names{"app", "unrelated"});
+  // An index release may require any curated package: which ones, only the search finds out.
+  CHECK(t.names().empty());
+  app::Translation translation = app::translate(t.inputs);
+  CHECK(app::add_curated_records(translation, "app"));
+  CHECK_FALSE(app::add_curated_records(translation, "app"));
+  CHECK_FALSE(app::add_curated_records(translation, "not-in-the-matrix"));
+  Names made;
+  for (const auto& record : translation.database.records()) {
+    if (!app::is_virtual(record.name)) made.insert(record.name);
+  }
+  CHECK(made == Names{"app"});
 }
