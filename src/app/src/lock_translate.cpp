@@ -364,16 +364,17 @@ struct CuratedRecords {
 namespace {
 
 void add_records(const LockInputs& inputs, Translation& out) {
-  auto maker = std::make_shared<CuratedRecords>(inputs);
   // With an index, a curated package that only an index's release requires is still the
   // matrix's to describe, and which packages those are the search finds out: each package's
   // records are made when it first meets it (add_curated_records()).
   if (!inputs.index_sources.empty()) {
-    maker->records.finish(out);
-    out.curated = std::move(maker);
+    auto curated = std::make_shared<CuratedRecords>(inputs);
+    curated->records.finish(out);
+    out.curated = std::move(curated);
     return;
   }
-  const auto reached = reachable_packages(inputs, out, maker->records.markers());
+  RecordMaker maker(inputs);
+  const auto reached = reachable_packages(inputs, out, maker.markers());
   // Thousands of records: room for all, and the few virtual ones, before any is made.
   std::size_t builds = 0;
   for (const auto& [name, package] : inputs.matrix.packages) {
@@ -382,9 +383,9 @@ void add_records(const LockInputs& inputs, Translation& out) {
   out.database.reserve(out.database.size() + builds + kVirtualRecords);
   for (const auto& [name, package] : inputs.matrix.packages) {
     if (reached.count(&package) == 0) continue;
-    for (const auto& build : package.versions) maker->records.add(build, out);
+    for (const auto& build : package.versions) maker.add(build, out);
   }
-  maker->records.finish(out);
+  maker.finish(out);
 }
 
 void add_rule(const matrix::Rule& rule, Translation& out) {
