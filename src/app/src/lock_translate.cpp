@@ -15,6 +15,7 @@
 #include "lock_extras.hpp"
 #include "lock_forced.hpp"
 #include "lock_generated.hpp"
+#include "lock_root_pins.hpp"
 #include "target_kernels.hpp"
 
 namespace bevenv::app {
@@ -177,9 +178,11 @@ bool target_rules_out(const matrix::PackageVersion& build,
 // what lock_extras.cpp makes records of) and the rules that bind versions. The generated layer
 // describes every profile's closure: a record of another package would be made only for the
 // solver to leave it out (it keeps what the request reaches, in database order, so fewer
-// records change no pool).
+// records change no pool). A build `pins` rules out is never chosen: its requirements are not
+// followed.
 std::unordered_set<const matrix::Package*> reachable_packages(const LockInputs& inputs,
                                                               const Translation& out,
+                                                              const RootPins* pins,
                                                               TargetMarkers& markers) {
   std::unordered_set<const matrix::Package*> reached;
   std::map<std::string, std::set<std::string>, std::less<>> in_play(out.extras.begin(),
@@ -217,6 +220,7 @@ std::unordered_set<const matrix::Package*> reachable_packages(const LockInputs& 
     pending.pop_back();
     const std::set<std::string> extras = in_play[package.name];
     for (const auto& build : package.versions) {
+      if (pins != nullptr && pins->rules_out(build)) continue;
       for (const auto& requirement : build.requirements) {
         const matrix::Package* target = package_named(requirement.name);
         if (target == nullptr || !news(target, requirement) ||
@@ -374,7 +378,11 @@ void add_records(const LockInputs& inputs, Translation& out) {
     return;
   }
   RecordMaker maker(inputs);
-  const auto reached = reachable_packages(inputs, out, maker.markers());
+  // Explanations (scope `all`) name every build, even those no solution can choose.
+  std::optional<RootPins> pins;
+  if (out.scope == RecordScope::installable) pins.emplace(out.request, inputs.matrix);
+  const RootPins* kept = pins ? &*pins : nullptr;
+  const auto reached = reachable_packages(inputs, out, kept, maker.markers());
   // Thousands of records: room for all, and the few virtual ones, before any is made.
   std::size_t builds = 0;
   for (const auto& [name, package] : inputs.matrix.packages) {
@@ -383,7 +391,9 @@ void add_records(const LockInputs& inputs, Translation& out) {
   out.database.reserve(out.database.size() + builds + kVirtualRecords);
   for (const auto& [name, package] : inputs.matrix.packages) {
     if (reached.count(&package) == 0) continue;
-    for (const auto& build : package.versions) maker.add(build, out);
+    for (const auto& build : package.versions) {
+      if (kept == nullptr || !kept->rules_out(build)) maker.add(build, out);
+    }
   }
   maker.finish(out);
 }

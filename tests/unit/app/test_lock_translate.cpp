@@ -42,11 +42,17 @@ struct Translate {
 
   // The names that have records.
   std::set<std::string> names() const {
-    const app::Translation t =
-        app::translate(inputs, app::requested_extras(inputs), app::RecordScope::installable);
+    std::set<std::string> out;
+    for (const std::string& record : records()) out.insert(record.substr(0, record.find(' ')));
+    return out;
+  }
+
+  // The records made, as `name version`.
+  std::set<std::string> records(app::RecordScope scope = app::RecordScope::installable) const {
+    const app::Translation t = app::translate(inputs, app::requested_extras(inputs), scope);
     std::set<std::string> out;
     for (const auto& record : t.database.records()) {
-      if (!app::is_virtual(record.name)) out.insert(record.name);
+      if (!app::is_virtual(record.name)) out.insert(record.name + " " + record.version.to_string());
     }
     return out;
   }
@@ -110,6 +116,33 @@ TEST_CASE("the package a binding rule requires is reached with the package it bi
   t.inputs.matrix.rules.push_back(rule);
   t.require("torch");
   CHECK(t.names() == Names{"setuptools", "torch"});
+}
+
+TEST_CASE("a build the request's own pins rule out becomes no record and reaches nothing",
+          "[translate]") {
+  Translate t;
+  t.curate("app", "1.0", {"lib"});
+  t.curate("app", "2.0", {"other"});  // only this version requires `other`
+  t.curate("lib", "1.0");
+  t.curate("lib", "2.0");
+  t.curate("other", "1.0");
+  t.require("app==1.0");
+  t.require("lib<2");
+  CHECK(t.records() == Names{"app 1.0", "lib 1.0"});
+  // An explanation names every build, those the pins rule out too.
+  CHECK(t.records(app::RecordScope::all) ==
+        Names{"app 1.0", "app 2.0", "lib 1.0", "lib 2.0", "other 1.0"});
+}
+
+TEST_CASE("a pinned name whose pins admit a pre-release, or nothing, keeps every build",
+          "[translate]") {
+  Translate t;
+  t.curate("app", "1.0");
+  t.curate("app", "2.0rc1");
+  t.curate("lib", "1.0");
+  t.require("app>=1.5.dev0");  // admits 2.0rc1: pip's rule then reads every release of `app`
+  t.require("lib>=3");         // admits nothing: the solve explains it from every build
+  CHECK(t.records() == Names{"app 1.0", "app 2.0rc1", "lib 1.0"});
 }
 
 TEST_CASE("with a source given, a curated package becomes records when the search asks",
