@@ -142,30 +142,23 @@ json probe_driver(const Options& options) {
   }
   const int init = api.init(0);
   if (init != 0) {
-    out["status"] = init == kCudaErrorNoDevice ? "no_device" : "error";
-    out["error"] = api.error("cuInit", init);
-    return out;
+    return stopped(std::move(out), api.error("cuInit", init),
+                   init == kCudaErrorNoDevice ? "no_device" : "error");
   }
   int count = 0;
   if (const int rc = api.device_get_count(&count); rc != 0) {
-    out["status"] = "error";
-    out["error"] = api.error("cuDeviceGetCount", rc);
-    return out;
+    return stopped(std::move(out), api.error("cuDeviceGetCount", rc));
   }
   out["device_count"] = count;
   if (count == 0) {
-    out["status"] = "no_device";
-    out["error"] = api.error("cuDeviceGetCount", kCudaErrorNoDevice);
-    return out;
+    return stopped(std::move(out), api.error("cuDeviceGetCount", kCudaErrorNoDevice), "no_device");
   }
   std::vector<int> devices;
   json described = json::array();
   for (int i = 0; i < count; ++i) {
     int device = 0;
     if (const int rc = api.device_get(&device, i); rc != 0) {
-      out["status"] = "error";
-      out["error"] = api.error("cuDeviceGet", rc);
-      return out;
+      return stopped(std::move(out), api.error("cuDeviceGet", rc));
     }
     devices.push_back(device);
     described.push_back(describe_device(api, i, device));

@@ -115,15 +115,9 @@ json probe_nvml() {
   NvmlApi api;
   json out{{"library_path", lib.path()}};
   if (!load_api(lib, api)) {
-    out["status"] = "error";
-    out["error"] = "`" + lib.path() + "` lacks NVML entry points";
-    return out;
+    return stopped(std::move(out), "`" + lib.path() + "` lacks NVML entry points");
   }
-  if (const int rc = api.init(); rc != 0) {
-    out["status"] = "error";
-    out["error"] = api.error("nvmlInit", rc);
-    return out;
-  }
+  if (const int rc = api.init(); rc != 0) return stopped(std::move(out), api.error("nvmlInit", rc));
   char version[96] = {};
   if (api.driver_version(version, sizeof version) == 0) out["driver_version"] = version;
   int cuda = 0;
@@ -132,10 +126,9 @@ json probe_nvml() {
   }
   unsigned int count = 0;
   if (const int rc = api.device_count(&count); rc != 0) {
-    out["status"] = "error";
-    out["error"] = api.error("nvmlDeviceGetCount", rc);
+    json report = stopped(std::move(out), api.error("nvmlDeviceGetCount", rc));
     api.shutdown();
-    return out;
+    return report;
   }
   json devices = json::array();
   for (unsigned int i = 0; i < count; ++i) {
