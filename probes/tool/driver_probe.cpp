@@ -9,19 +9,6 @@
 namespace bevenv::probe_tool {
 namespace {
 
-// The driver API's ABI: CUresult and CUdevice are int; these never changed.
-using CuInit = int (*)(unsigned int);
-using CuDriverGetVersion = int (*)(int*);
-using CuDeviceGetCount = int (*)(int*);
-using CuDeviceGet = int (*)(int*, int);
-using CuDeviceGetName = int (*)(char*, int, int);
-using CuDeviceGetAttribute = int (*)(int*, int, int);
-using CuDeviceTotalMem = int (*)(std::size_t*, int);
-using CuDeviceGetUuid = int (*)(unsigned char*, int);
-using CuDeviceCanAccessPeer = int (*)(int*, int, int);
-using CuGetErrorName = int (*)(int, const char**);
-using CuGetErrorString = int (*)(int, const char**);
-
 constexpr int kAttrMultiprocessorCount = 16;
 constexpr int kAttrPciBusId = 33;
 constexpr int kAttrPciDeviceId = 34;
@@ -30,18 +17,20 @@ constexpr int kAttrComputeCapabilityMajor = 75;
 constexpr int kAttrComputeCapabilityMinor = 76;
 constexpr int kCudaErrorNoDevice = 100;
 
+// The entry points, typed by the driver API's ABI: CUresult and CUdevice are int; these never
+// changed.
 struct DriverApi {
-  CuInit init = nullptr;
-  CuDriverGetVersion driver_get_version = nullptr;
-  CuDeviceGetCount device_get_count = nullptr;
-  CuDeviceGet device_get = nullptr;
-  CuDeviceGetName device_get_name = nullptr;
-  CuDeviceGetAttribute device_get_attribute = nullptr;
-  CuDeviceTotalMem device_total_mem = nullptr;
-  CuDeviceGetUuid device_get_uuid = nullptr;
-  CuDeviceCanAccessPeer device_can_access_peer = nullptr;
-  CuGetErrorName get_error_name = nullptr;
-  CuGetErrorString get_error_string = nullptr;
+  int (*init)(unsigned int) = nullptr;
+  int (*driver_get_version)(int*) = nullptr;
+  int (*device_get_count)(int*) = nullptr;
+  int (*device_get)(int*, int) = nullptr;
+  int (*device_get_name)(char*, int, int) = nullptr;
+  int (*device_get_attribute)(int*, int, int) = nullptr;
+  int (*device_total_mem)(std::size_t*, int) = nullptr;
+  int (*device_get_uuid)(unsigned char*, int) = nullptr;
+  int (*device_can_access_peer)(int*, int, int) = nullptr;
+  int (*get_error_name)(int, const char**) = nullptr;
+  int (*get_error_string)(int, const char**) = nullptr;
 
   json error(const char* call, int code) const {
     const char* name = nullptr;
@@ -142,30 +131,23 @@ json probe_driver(const Options& options) {
   }
   const int init = api.init(0);
   if (init != 0) {
-    out["status"] = init == kCudaErrorNoDevice ? "no_device" : "error";
-    out["error"] = api.error("cuInit", init);
-    return out;
+    return stopped(std::move(out), api.error("cuInit", init),
+                   init == kCudaErrorNoDevice ? "no_device" : "error");
   }
   int count = 0;
   if (const int rc = api.device_get_count(&count); rc != 0) {
-    out["status"] = "error";
-    out["error"] = api.error("cuDeviceGetCount", rc);
-    return out;
+    return stopped(std::move(out), api.error("cuDeviceGetCount", rc));
   }
   out["device_count"] = count;
   if (count == 0) {
-    out["status"] = "no_device";
-    out["error"] = api.error("cuDeviceGetCount", kCudaErrorNoDevice);
-    return out;
+    return stopped(std::move(out), api.error("cuDeviceGetCount", kCudaErrorNoDevice), "no_device");
   }
   std::vector<int> devices;
   json described = json::array();
   for (int i = 0; i < count; ++i) {
     int device = 0;
     if (const int rc = api.device_get(&device, i); rc != 0) {
-      out["status"] = "error";
-      out["error"] = api.error("cuDeviceGet", rc);
-      return out;
+      return stopped(std::move(out), api.error("cuDeviceGet", rc));
     }
     devices.push_back(device);
     described.push_back(describe_device(api, i, device));

@@ -13,35 +13,23 @@ struct NvmlMemory {
   unsigned long long used;
 };
 
-using NvmlInit = int (*)();
-using NvmlShutdown = int (*)();
-using NvmlErrorString = const char* (*)(int);
-using NvmlSystemGetDriverVersion = int (*)(char*, unsigned int);
-using NvmlSystemGetCudaDriverVersion = int (*)(int*);
-using NvmlDeviceGetCount = int (*)(unsigned int*);
-using NvmlDeviceGetHandleByIndex = int (*)(unsigned int, NvmlDevice*);
-using NvmlDeviceGetString = int (*)(NvmlDevice, char*, unsigned int);
-using NvmlDeviceGetCudaComputeCapability = int (*)(NvmlDevice, int*, int*);
-using NvmlDeviceGetMemoryInfo = int (*)(NvmlDevice, NvmlMemory*);
-using NvmlDeviceGetEccMode = int (*)(NvmlDevice, int*, int*);
-using NvmlDeviceGetMigMode = int (*)(NvmlDevice, unsigned int*, unsigned int*);
-
 constexpr int kNvmlErrorNotSupported = 3;
 
+// The entry points, by NVML's prototypes (int is nvmlReturn_t).
 struct NvmlApi {
-  NvmlInit init = nullptr;
-  NvmlShutdown shutdown = nullptr;
-  NvmlErrorString error_string = nullptr;
-  NvmlSystemGetDriverVersion driver_version = nullptr;
-  NvmlSystemGetCudaDriverVersion cuda_driver_version = nullptr;
-  NvmlDeviceGetCount device_count = nullptr;
-  NvmlDeviceGetHandleByIndex handle_by_index = nullptr;
-  NvmlDeviceGetString name = nullptr;
-  NvmlDeviceGetString uuid = nullptr;
-  NvmlDeviceGetCudaComputeCapability compute_capability = nullptr;
-  NvmlDeviceGetMemoryInfo memory_info = nullptr;
-  NvmlDeviceGetEccMode ecc_mode = nullptr;
-  NvmlDeviceGetMigMode mig_mode = nullptr;
+  int (*init)() = nullptr;
+  int (*shutdown)() = nullptr;
+  const char* (*error_string)(int) = nullptr;
+  int (*driver_version)(char*, unsigned int) = nullptr;
+  int (*cuda_driver_version)(int*) = nullptr;
+  int (*device_count)(unsigned int*) = nullptr;
+  int (*handle_by_index)(unsigned int, NvmlDevice*) = nullptr;
+  int (*name)(NvmlDevice, char*, unsigned int) = nullptr;
+  int (*uuid)(NvmlDevice, char*, unsigned int) = nullptr;
+  int (*compute_capability)(NvmlDevice, int*, int*) = nullptr;
+  int (*memory_info)(NvmlDevice, NvmlMemory*) = nullptr;
+  int (*ecc_mode)(NvmlDevice, int*, int*) = nullptr;
+  int (*mig_mode)(NvmlDevice, unsigned int*, unsigned int*) = nullptr;
 
   json error(const char* call, int code) const {
     const char* text = error_string != nullptr ? error_string(code) : nullptr;
@@ -115,15 +103,9 @@ json probe_nvml() {
   NvmlApi api;
   json out{{"library_path", lib.path()}};
   if (!load_api(lib, api)) {
-    out["status"] = "error";
-    out["error"] = "`" + lib.path() + "` lacks NVML entry points";
-    return out;
+    return stopped(std::move(out), "`" + lib.path() + "` lacks NVML entry points");
   }
-  if (const int rc = api.init(); rc != 0) {
-    out["status"] = "error";
-    out["error"] = api.error("nvmlInit", rc);
-    return out;
-  }
+  if (const int rc = api.init(); rc != 0) return stopped(std::move(out), api.error("nvmlInit", rc));
   char version[96] = {};
   if (api.driver_version(version, sizeof version) == 0) out["driver_version"] = version;
   int cuda = 0;
@@ -132,10 +114,9 @@ json probe_nvml() {
   }
   unsigned int count = 0;
   if (const int rc = api.device_count(&count); rc != 0) {
-    out["status"] = "error";
-    out["error"] = api.error("nvmlDeviceGetCount", rc);
+    json report = stopped(std::move(out), api.error("nvmlDeviceGetCount", rc));
     api.shutdown();
-    return out;
+    return report;
   }
   json devices = json::array();
   for (unsigned int i = 0; i < count; ++i) {

@@ -5,6 +5,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace bevenv::probe_tool {
@@ -28,6 +29,14 @@ struct Options {
 std::string cuda_version_text(int encoded);
 // Parses "12.2" into 12020; nullopt on anything else.
 std::optional<int> parse_cuda_version(const std::string& text);
+
+// A probe that stops early: what it found so far (`report`), with that status and the error (a
+// message, or a failed call's error object).
+inline json stopped(json report, json error, const char* status = "error") {
+  report["status"] = status;
+  report["error"] = std::move(error);
+  return report;
+}
 
 // Every probe returns a JSON object with at least "status": ok, missing, no_device, error,
 // unsupported (not built in), skipped; the isolation layer adds timeout and crashed.

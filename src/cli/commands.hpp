@@ -48,6 +48,14 @@ inline CLI::Option* add_choice(CLI::App& command, const std::string& name, std::
   return command.add_option(name, value, help)->check(CLI::IsMember(words));
 }
 
+// An option that may be given many times, each time with one `value_name` (`--gpu sm_XY ...`):
+// its help says so the same way everywhere.
+inline CLI::Option* add_repeatable(CLI::App& command, const std::string& name,
+                                   std::vector<std::string>& values, const std::string& value_name,
+                                   const std::string& help) {
+  return command.add_option(name, values, help + " (repeatable)")->type_name(value_name);
+}
+
 // `--lockfile` as given, else the lock `bevenv.toml` names, else `bevenv.lock`. Called inside an
 // action, not while parsing, so that a broken `bevenv.toml` is reported as bad input.
 inline std::filesystem::path lockfile_or_default(const std::string& given) {

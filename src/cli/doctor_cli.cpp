@@ -27,6 +27,32 @@ std::optional<std::string> given(const std::string& text) {
   return text.empty() ? std::nullopt : std::optional<std::string>(text);
 }
 
+// The options that take one word, in the order `--help` lists them; empty means not given.
+struct TextOption {
+  const char* name;
+  std::string DoctorFlags::*value;
+  const char* value_name;
+  const char* help;
+};
+
+const TextOption kTextOptions[] = {
+    {"--probe", &DoctorFlags::probe, "PATH",
+     "bevenv-probe to run (default: BEVENV_PROBE, beside bevenv, PATH)"},
+    {"--python", &DoctorFlags::python, "PATH",
+     "Interpreter or environment to inspect (default: $VIRTUAL_ENV, python3)"},
+    {"--lockfile", &DoctorFlags::lockfile, "FILE",
+     "Lockfile to compare with (default: `bevenv.toml`'s `lockfile`, else bevenv.lock, if "
+     "present)"},
+    {"--profile", &DoctorFlags::profile, "NAME",
+     "Profile whose needs to check (GPU memory, workers) when no lock names one"},
+    {"--check", &DoctorFlags::check, "NAME",
+     "Run one check by id (`shm`, `drift`) or failure id (`F12`)"},
+    {"--report", &DoctorFlags::report, "FILE",
+     "Judge a saved `bevenv-probe` report instead of running the probe"},
+    {"--cuda-version-override", &DoctorFlags::cuda_override, "X.Y",
+     "Make the probe report the driver as supporting at most CUDA X.Y (testing)"},
+};
+
 }  // namespace
 
 void add_doctor_commands(CLI::App& root, const GlobalOptions& global, Action& action) {
@@ -42,35 +68,11 @@ void add_doctor_commands(CLI::App& root, const GlobalOptions& global, Action& ac
       "  bevenv doctor --launcher srun --nodes 2 --gpus-per-node 8   the same on a cluster\n"
       "Exit codes: 0 no problem (warnings allowed), 1 a problem was found, 2 bad input,\n"
       "3 the probe could not run. Check ids: docs/doctor.md.");
-  doctor
-      ->add_option("--probe", flags->probe,
-                   "bevenv-probe to run (default: BEVENV_PROBE, beside bevenv, PATH)")
-      ->type_name("PATH");
-  doctor
-      ->add_option("--python", flags->python,
-                   "Interpreter or environment to inspect (default: $VIRTUAL_ENV, python3)")
-      ->type_name("PATH");
-  doctor
-      ->add_option("--lockfile", flags->lockfile,
-                   "Lockfile to compare with (default: `bevenv.toml`'s `lockfile`, else "
-                   "bevenv.lock, if present)")
-      ->type_name("FILE");
-  doctor
-      ->add_option("--profile", flags->profile,
-                   "Profile whose needs to check (GPU memory, workers) when no lock names one")
-      ->type_name("NAME");
-  auto* check = doctor
-                    ->add_option("--check", flags->check,
-                                 "Run one check by id (`shm`, `drift`) or failure id (`F12`)")
-                    ->type_name("NAME");
-  doctor
-      ->add_option("--report", flags->report,
-                   "Judge a saved `bevenv-probe` report instead of running the probe")
-      ->type_name("FILE");
-  doctor
-      ->add_option("--cuda-version-override", flags->cuda_override,
-                   "Make the probe report the driver as supporting at most CUDA X.Y (testing)")
-      ->type_name("X.Y");
+  for (const TextOption& option : kTextOptions) {
+    doctor->add_option(option.name, (*flags).*option.value, option.help)
+        ->type_name(option.value_name);
+  }
+  CLI::Option* check = doctor->get_option("--check");
   doctor
       ->add_option(
           "--skip", flags->skip,

@@ -15,17 +15,15 @@ void add_lock_commands(CLI::App& root, const GlobalOptions& global, Action& acti
       "Example:\n  bevenv lock --profile bevfusion --python 3.8 --cuda-driver 12.2 --gpu sm_86\n"
       "Target facts come from flags, else from bevenv.toml, else from the profile.");
   lock->add_option("--profile", lock_options->profile, "Profile from the matrix (e.g. bevfusion)");
-  lock->add_option("--require", lock_options->requirements,
-                   "Extra PEP 508 requirement (repeatable)")
-      ->type_name("SPEC");
+  add_repeatable(*lock, "--require", lock_options->requirements, "SPEC",
+                 "Extra PEP 508 requirement");
   lock->add_option("-r,--requirements", *requirements_file, "Extra requirements file")
       ->type_name("FILE");
   lock->add_option("--python", lock_options->target.python, "Target Python (3.8 or 3.8.18)");
   lock->add_option("--cuda-driver", lock_options->target.cuda_driver,
                    "The driver's maximum CUDA version (nvidia-smi \"CUDA Version\")")
       ->type_name("X.Y");
-  lock->add_option("--gpu", lock_options->target.gpus, "Target GPU architecture (repeatable)")
-      ->type_name("sm_XY");
+  add_repeatable(*lock, "--gpu", lock_options->target.gpus, "sm_XY", "Target GPU architecture");
   lock->add_option("--platform", lock_options->target.platform, "linux_x86_64 or linux_aarch64");
   lock->add_option("--glibc", lock_options->target.glibc, "Target glibc version");
   lock->add_option("--project", *project, "Project file (default: ./bevenv.toml if present)")
@@ -37,19 +35,16 @@ void add_lock_commands(CLI::App& root, const GlobalOptions& global, Action& acti
   lock->add_flag("-U,--upgrade", lock_options->upgrade,
                  "Let every package move to the newest version allowed (default: keep the lock's "
                  "pins)");
-  lock->add_option("-P,--upgrade-package", lock_options->upgrade_packages,
-                   "Let this package move, keeping the other pins (repeatable)")
-      ->type_name("NAME");
+  add_repeatable(*lock, "-P,--upgrade-package", lock_options->upgrade_packages, "NAME",
+                 "Let this package move, keeping the other pins");
   // Package indexes (src/app/src/lock_index.cpp): read only when one of these is given.
   lock->add_option("--index-url", lock_options->index_url,
                    "Default package index (PEP 503/691), instead of PyPI")
       ->type_name("URL");
-  lock->add_option("--extra-index-url", lock_options->extra_index_urls,
-                   "Another index, searched before the default one (repeatable)")
-      ->type_name("URL");
-  lock->add_option("--find-links", lock_options->find_links,
-                   "A page of links to wheels, or a local directory (repeatable)")
-      ->type_name("URL|DIR");
+  add_repeatable(*lock, "--extra-index-url", lock_options->extra_index_urls, "URL",
+                 "Another index, searched before the default one");
+  add_repeatable(*lock, "--find-links", lock_options->find_links, "URL|DIR",
+                 "A page of links to wheels, or a local directory");
   lock->add_flag("--offline", lock_options->offline, "Use only the download cache");
   lock->add_flag("--no-index", lock_options->no_index, "Ignore indexes; use --find-links only");
   lock->add_flag("--read-all-metadata", lock_options->read_all_metadata,

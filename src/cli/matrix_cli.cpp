@@ -77,9 +77,8 @@ void add_matrix_commands(CLI::App& root, const GlobalOptions& global, Action& ac
       ->type_name("FILE");
   snap->add_option("--index-url", snapshot->index_url, "Package index to read, instead of PyPI")
       ->type_name("URL");
-  snap->add_option("--find-links", snapshot->find_links,
-                   "A page of links to wheels, or a local directory, read first (repeatable)")
-      ->type_name("URL|DIR");
+  add_repeatable(*snap, "--find-links", snapshot->find_links, "URL|DIR",
+                 "A page of links to wheels, or a local directory, read first");
   snap->add_option("--max-versions", *snapshot_max,
                    "Newest releases kept per specifier (default 40, or the config's)");
   snap->callback([&global, &action, snapshot, snapshot_out, snapshot_config, snapshot_max] {
