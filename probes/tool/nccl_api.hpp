@@ -7,6 +7,7 @@
 
 #include <chrono>
 #include <cstring>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -17,7 +18,14 @@ namespace bevenv::probe_tool {
 inline constexpr int kNcclWarmupIterations = 5;
 inline constexpr int kNcclTimedIterations = 20;
 inline constexpr std::size_t kNcclSizes[] = {8U << 20U, 64U << 20U, 256U << 20U};
-inline constexpr std::size_t kNcclLargestSize = kNcclSizes[std::size(kNcclSizes) - 1];
+
+// The sizes measured for a world of `ranks`. With one rank an all-reduce crosses no link (busbw
+// is 0 by nccl-tests' formula), so only its sums are worth checking: the smallest size alone,
+// which spares allocating, filling and copying back 320 MiB that measure nothing.
+inline std::span<const std::size_t> nccl_sizes(int ranks) {
+  const std::span<const std::size_t> all(kNcclSizes);
+  return ranks > 1 ? all : all.first(1);
+}
 
 struct NcclApi {
   DynamicLibrary lib;
@@ -80,8 +88,8 @@ inline json bandwidth_row(std::size_t bytes, double seconds, int ranks, std::siz
 }
 
 // One GPU's side of an all-reduce: its primary context, a stream, and send and receive buffers
-// of the largest size, the send buffer filled with this rank's contribution. Everything taken
-// is released on scope exit, also when a CUDA call throws halfway through allocate().
+// of the largest size measured, the send buffer filled with this rank's contribution. Everything
+// taken is released on scope exit, also when a CUDA call throws halfway through allocate().
 class GpuBuffers {
  public:
   explicit GpuBuffers(const CudaDriver& driver) : cu_(driver) {}
@@ -97,17 +105,17 @@ class GpuBuffers {
   }
 
   // Rank r contributes r+1 everywhere, so every element must sum to n(n+1)/2 exactly.
-  void allocate(int device_index, int rank) {
+  void allocate(int device_index, int rank, std::size_t bytes) {
     cu_.check(cu_.device_get(&device, device_index), "cuDeviceGet");
     cu_.check(cu_.primary_ctx_retain(&context, device), "cuDevicePrimaryCtxRetain");
     cu_.check(cu_.ctx_set_current(context), "cuCtxSetCurrent");
     cu_.check(cu_.stream_create(&stream, CU_STREAM_NON_BLOCKING), "cuStreamCreate");
-    cu_.check(cu_.mem_alloc(&send, kNcclLargestSize), "cuMemAlloc");
-    cu_.check(cu_.mem_alloc(&recv, kNcclLargestSize), "cuMemAlloc");
+    cu_.check(cu_.mem_alloc(&send, bytes), "cuMemAlloc");
+    cu_.check(cu_.mem_alloc(&recv, bytes), "cuMemAlloc");
     const float value = static_cast<float>(rank + 1);
     unsigned int bits = 0;
     std::memcpy(&bits, &value, sizeof bits);
-    cu_.check(cu_.memset_d32(send, bits, kNcclLargestSize / sizeof(float)), "cuMemsetD32");
+    cu_.check(cu_.memset_d32(send, bits, bytes / sizeof(float)), "cuMemsetD32");
   }
 
   void synchronize() const {
@@ -135,18 +143,19 @@ class GpuBuffers {
   const CudaDriver& cu_;
 };
 
-// Every size the nccl-tests way: warm-up calls, then the timed calls between two
-// synchronisations, then the sums checked on `local` (the GPUs this process drives). `issue`
+// Every size of nccl_sizes(ranks) the nccl-tests way: warm-up calls, then the timed calls between
+// two synchronisations, then the sums checked on `local` (the GPUs this process drives). `issue`
 // enqueues one all-reduce of `elements` floats on all of them; `ranks` is the world size.
 template <typename Issue>
 json measure_all_reduce(const std::vector<const GpuBuffers*>& local, int ranks, Issue issue) {
   auto synchronize = [&] {
     for (const GpuBuffers* gpu : local) gpu->synchronize();
   };
-  std::vector<float> host(kNcclLargestSize / sizeof(float));
+  const std::span<const std::size_t> sizes = nccl_sizes(ranks);
+  std::vector<float> host(sizes.back() / sizeof(float));
   json results = json::array();
   bool all_correct = true;
-  for (std::size_t bytes : kNcclSizes) {
+  for (std::size_t bytes : sizes) {
     const std::size_t elements = bytes / sizeof(float);
     for (int i = 0; i < kNcclWarmupIterations; ++i) issue(elements);
     synchronize();

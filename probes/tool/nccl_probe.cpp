@@ -13,7 +13,7 @@ json run_all_reduce(const CudaDriver& cu, const NcclApi& nccl, int count) {
   std::deque<GpuBuffers> gpus;
   std::vector<const GpuBuffers*> local;
   for (int i = 0; i < count; ++i) {
-    gpus.emplace_back(cu).allocate(i, i);
+    gpus.emplace_back(cu).allocate(i, i, nccl_sizes(count).back());
     local.push_back(&gpus.back());
   }
   std::vector<ncclComm_t> comms(static_cast<std::size_t>(count));

@@ -53,7 +53,7 @@ json run_collective(const CollectiveSetup& setup, const CudaDriver& cu, const Nc
     return out;
   }
   GpuBuffers buffers(cu);
-  buffers.allocate(device, setup.rank);
+  buffers.allocate(device, setup.rank, nccl_sizes(setup.world_size).back());
 
   ncclUniqueId id{};
   if (setup.rank == 0) {

@@ -106,7 +106,8 @@ TEST_CASE("NCCL all-reduces correctly over every visible GPU", "[gpu]") {
   const int gpus = nccl["gpus"];
   CHECK(gpus == report["driver"]["device_count"].get<int>());
   CHECK(nccl["correct"] == true);
-  REQUIRE(nccl["results"].size() == 3);
+  // Three sizes across GPUs; one alone has no link to measure, only its sums to check.
+  REQUIRE(nccl["results"].size() == (gpus > 1 ? 3U : 1U));
   for (const auto& result : nccl["results"]) {
     CHECK(result["wrong_elements"] == 0);
     const double algbw = result["algbw_gbps"];
