@@ -131,6 +131,8 @@ constexpr FieldType kFields[] = {
     {"kernel.nvrtc.supported_archs", kArray},
     {"kernel.nvrtc.supported_archs[]", kString},
     {"kernel.nvrtc.error", kString | kObject},
+    {"kernel.nvrtc_open_ms", kNumber},
+    {"kernel.driver_start_ms", kNumber},
     {"kernel.devices", kArray},
     {"kernel.devices[]", kObject},
     {"kernel.devices[].index", kInt},

@@ -263,6 +263,8 @@ json compile_only(const Nvrtc& nvrtc, const Options& options, json out) {
 bool kernel_probe_built() { return true; }
 
 json probe_kernel(const Options& options, const std::vector<std::string>& python_lib_dirs) {
+  // Where the probe's time goes before the per-device steps: loading NVRTC, then the driver.
+  auto start = std::chrono::steady_clock::now();
   Nvrtc nvrtc;
   if (!nvrtc.open(python_lib_dirs)) {
     json out = nvrtc.lib.missing_report("libnvrtc");
@@ -270,11 +272,14 @@ json probe_kernel(const Options& options, const std::vector<std::string>& python
     return out;
   }
   json out{{"nvrtc", nvrtc.describe()}};
+  out["nvrtc_open_ms"] = ms_since(start);
   if (options.compile_only_path) return compile_only(nvrtc, options, out);
 
+  start = std::chrono::steady_clock::now();
   CudaDriver cu;
   int count = 0;
   if (auto failure = cu.open_and_start(count, out)) return *failure;
+  out["driver_start_ms"] = ms_since(start);
   std::map<std::string, Compiled> images;
   json devices = json::array();
   bool all_ok = true;
