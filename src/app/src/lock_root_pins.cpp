@@ -19,21 +19,20 @@ RootPins::RootPins(const solver::Request& request, const matrix::Matrix& matrix)
   for (const solver::Dependency& root : request.requirements) {
     if (!root.specifier.empty()) pins_[root.name].push_back(&root.specifier);
   }
+  // A name is left whole where the roots admit no version (the solve then explains that as it
+  // would with all of them) or a pre-release: pip's pre-release rule, which the solver applies to
+  // every requirement on a name, depends on which final releases exist, so one left out could
+  // let another requirement take that pre-release.
   std::erase_if(pins_, [&](const auto& pinned) {
     const matrix::Package* package = matrix.find_package(pinned.first);
     if (package == nullptr) return true;
-    const auto& versions = package->versions;
-    // No version left: the solve explains that as it would with all of them.
-    const bool none = std::none_of(versions.begin(), versions.end(), [&](const auto& build) {
-      return admits_all(pinned.second, build.version);
-    });
-    // pip's pre-release rule, which the solver applies to every requirement on a name, depends
-    // on which final releases exist: one left out could let another requirement take a
-    // pre-release the roots admit. Such a name is left whole.
-    const bool prerelease = std::any_of(versions.begin(), versions.end(), [&](const auto& build) {
-      return build.version.is_prerelease() && admits_all(pinned.second, build.version);
-    });
-    return none || prerelease;
+    bool admits_any = false;
+    for (const matrix::PackageVersion& build : package->versions) {
+      if (!admits_all(pinned.second, build.version)) continue;
+      if (build.version.is_prerelease()) return true;
+      admits_any = true;
+    }
+    return !admits_any;
   });
 }
 

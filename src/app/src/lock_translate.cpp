@@ -381,8 +381,8 @@ void add_records(const LockInputs& inputs, Translation& out) {
   // Explanations (scope `all`) name every build, even those no solution can choose.
   std::optional<RootPins> pins;
   if (out.scope == RecordScope::installable) pins.emplace(out.request, inputs.matrix);
-  const RootPins* kept = pins ? &*pins : nullptr;
-  const auto reached = reachable_packages(inputs, out, kept, maker.markers());
+  const RootPins* in_force = pins ? &*pins : nullptr;
+  const auto reached = reachable_packages(inputs, out, in_force, maker.markers());
   // Thousands of records: room for all, and the few virtual ones, before any is made.
   std::size_t builds = 0;
   for (const auto& [name, package] : inputs.matrix.packages) {
@@ -392,7 +392,7 @@ void add_records(const LockInputs& inputs, Translation& out) {
   for (const auto& [name, package] : inputs.matrix.packages) {
     if (reached.count(&package) == 0) continue;
     for (const auto& build : package.versions) {
-      if (kept == nullptr || !kept->rules_out(build)) maker.add(build, out);
+      if (in_force == nullptr || !in_force->rules_out(build)) maker.add(build, out);
     }
   }
   maker.finish(out);
