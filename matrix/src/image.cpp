@@ -28,11 +28,11 @@ constexpr std::uint64_t kFormat = 4;
 // A field added to one of these records must be listed in image_fields.hpp; this size check
 // (for the one ABI the project builds on) makes that hard to forget.
 #if defined(__x86_64__) && defined(__GLIBCXX__) && defined(_GLIBCXX_USE_CXX11_ABI)
-static_assert(sizeof(PackageVersion) == 752, "list the new field in image_fields.hpp");
-static_assert(sizeof(Profile) == 616, "list the new field in image_fields.hpp");
-static_assert(sizeof(Rule) == 520, "list the new field in image_fields.hpp");
-static_assert(sizeof(Failure) == 496, "list the new field in image_fields.hpp");
-static_assert(sizeof(ObservedHost) == 328, "list the new field in image_fields.hpp");
+static_assert(sizeof(PackageVersion) == 816, "list the new field in image_fields.hpp");
+static_assert(sizeof(Profile) == 632, "list the new field in image_fields.hpp");
+static_assert(sizeof(Rule) == 536, "list the new field in image_fields.hpp");
+static_assert(sizeof(Failure) == 512, "list the new field in image_fields.hpp");
+static_assert(sizeof(ObservedHost) == 344, "list the new field in image_fields.hpp");
 static_assert(sizeof(Matrix) == 256, "list the new field in image_fields.hpp");
 #endif
 
@@ -90,7 +90,7 @@ class ImageWriter {
     number(at->second);
   }
   void put(const std::string& s) { intern(Table::text, s); }
-  void put(const util::SharedText& s) { intern(Table::text, s.str()); }
+  void put(const util::SharedText& s) { intern(Table::text, s.view()); }
   void put(const core::Version& v) { intern(Table::version, v.to_string()); }
   void put(const core::Specifier& s) { intern(Table::specifier, s.to_string()); }
   void put(const core::SpecifierSet& s) { put(s.specifiers()); }
@@ -240,14 +240,10 @@ class ImageReader {
     e = static_cast<E>(n);
   }
   void get(std::string& s) { s = texts(Table::text)[id_in(Table::text)]; }
-  // One shared copy per distinct text: every release of a file names that file.
-  // Kept by id in a map: a dozen distinct texts are shared (file names, the snapshot's index and
-  // date) among tens of thousands, so a slot per text would cost more than it saves.
+  // Borrowed from the image, which outlives the matrix read from it: the image holds every
+  // artifact's file name, URL and hash, tens of thousands of texts a copy would allocate.
   void get(util::SharedText& s) {
-    const std::size_t id = id_in(Table::text);
-    auto [at, added] = shared_texts_.try_emplace(id);
-    if (added) at->second = std::string(texts(Table::text)[id]);
-    s = at->second;
+    s = util::SharedText::lasting(texts(Table::text)[id_in(Table::text)]);
   }
   void get(core::Version& v) { v = parsed(Table::version, versions_); }
   void get(core::Specifier& s) { s = parsed(Table::specifier, specifiers_); }
@@ -332,8 +328,7 @@ class ImageReader {
   std::vector<std::optional<core::Version>> versions_;
   std::vector<std::optional<core::Specifier>> specifiers_;
   std::vector<std::optional<core::Marker>> markers_;
-  std::unordered_map<std::string_view, core::SpecifierSet> sets_;   // by their encoded ids
-  std::unordered_map<std::size_t, util::SharedText> shared_texts_;  // by text id
+  std::unordered_map<std::string_view, core::SpecifierSet> sets_;  // by their encoded ids
 };
 
 }  // namespace

@@ -16,6 +16,8 @@ std::string write_image(const Matrix& matrix, std::string_view digest);
 // The matrix an image holds; nullopt when `image` is empty, of another format, made from files
 // whose digest is not `digest`, or damaged (the caller then reads the data files themselves).
 // `without_generated` leaves the generated layer's releases out unread (drop_generated_releases).
+// The matrix borrows texts from `image` (util::SharedText::lasting), so `image` must outlive it:
+// the one in the binary does.
 std::optional<Matrix> read_image(std::string_view image, std::string_view digest,
                                  bool without_generated = false);
 

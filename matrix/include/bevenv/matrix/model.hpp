@@ -51,10 +51,12 @@ struct BuildStep {
 
 // One file of a release as the generated layer records it (a wheel for one set of tags, or the
 // sdist).
+// The texts are shared: the embedded matrix holds thousands of them, which its image lends out
+// instead of copying.
 struct Artifact {
-  std::string filename;
-  std::string url;
-  std::string sha256;                 // 64 lower-case hex digits
+  util::SharedText filename;
+  util::SharedText url;
+  util::SharedText sha256;            // 64 lower-case hex digits
   std::optional<std::uint64_t> size;  // bytes
   bool operator==(const Artifact&) const = default;
 };

@@ -1,9 +1,12 @@
 #pragma once
-// An immutable text whose copies share one buffer: copying costs a reference count, not an
-// allocation. For a label that thousands of values repeat (each requirement of a release
-// names the release it comes from).
+// An immutable text that copies without copying its characters. Either its copies share one
+// buffer (copying costs a reference count, not an allocation: for a label that thousands of
+// values repeat, such as the release every requirement comes from), or it borrows characters
+// that outlive the program's every use of them (the matrix image compiled into the binary), and
+// copying costs nothing at all.
 #include <compare>
 #include <memory>
+#include <ostream>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -19,37 +22,61 @@ class SharedText {
  public:
   SharedText() = default;
   SharedText(std::string text)  // NOLINT(google-explicit-constructor): a text is a label
-      : text_(text.empty() ? nullptr : std::make_shared<const std::string>(std::move(text))) {}
+      : owned_(text.empty() ? nullptr : std::make_shared<const std::string>(std::move(text))),
+        view_(owned_ ? std::string_view(*owned_) : std::string_view()) {}
   SharedText(const char* text) : SharedText(std::string(text)) {}  // NOLINT
+  // Characters that stay where they are for as long as the program runs: nothing is copied.
+  static SharedText lasting(std::string_view text) {
+    SharedText borrowed;
+    borrowed.view_ = text;
+    return borrowed;
+  }
 
-  const std::string& str() const { return text_ ? *text_ : empty_text(); }
-  operator const std::string&() const { return str(); }  // NOLINT
-  operator std::string_view() const { return str(); }    // NOLINT
-  bool empty() const { return text_ == nullptr; }
+  SharedText(const SharedText&) = default;
+  SharedText& operator=(const SharedText&) = default;
+  // A moved-from text is empty: its view must not outlive the buffer it no longer holds.
+  SharedText(SharedText&& from) noexcept
+      : owned_(std::move(from.owned_)), view_(std::exchange(from.view_, {})) {}
+  SharedText& operator=(SharedText&& from) noexcept {
+    owned_ = std::move(from.owned_);
+    view_ = std::exchange(from.view_, {});
+    return *this;
+  }
+  ~SharedText() = default;
 
-  friend bool operator==(const SharedText& a, const SharedText& b) { return a.str() == b.str(); }
-  friend auto operator<=>(const SharedText& a, const SharedText& b) { return a.str() <=> b.str(); }
+  std::string_view view() const { return view_; }
+  std::string str() const { return std::string(view_); }
+  operator std::string_view() const { return view_; }  // NOLINT(google-explicit-constructor)
+  operator std::string() const { return str(); }       // NOLINT(google-explicit-constructor)
+  bool empty() const { return view_.empty(); }
+  std::size_t size() const { return view_.size(); }
+
+  friend bool operator==(const SharedText& a, const SharedText& b) { return a.view_ == b.view_; }
+  friend auto operator<=>(const SharedText& a, const SharedText& b) { return a.view_ <=> b.view_; }
   // Against other texts (`std::string`, literals) as they are, without converting either side.
   template <class Text>
   requires Comparable<Text>
   friend bool operator==(const SharedText& a, const Text& b) {
-    return std::string_view(a.str()) == std::string_view(b);
+    return a.view_ == std::string_view(b);
   }
   template <class Text>
   requires Comparable<Text>
   friend auto operator<=>(const SharedText& a, const Text& b) {
-    return std::string_view(a.str()) <=> std::string_view(b);
+    return a.view_ <=> std::string_view(b);
   }
   friend std::string operator+(const SharedText& a, std::string_view b) {
-    return std::string(a.str()).append(b);
+    return a.str().append(b);
   }
+  friend std::string operator+(std::string a, const SharedText& b) {
+    return std::move(a.append(b.view_));
+  }
+  friend std::ostream& operator<<(std::ostream& out, const SharedText& t) { return out << t.view_; }
 
  private:
-  static const std::string& empty_text() {
-    static const std::string empty;
-    return empty;
-  }
-  std::shared_ptr<const std::string> text_;  // null: empty
+  // Null when the text is empty or borrowed. The view points into it otherwise: the string
+  // behind a shared pointer never moves, so copies keep a valid view.
+  std::shared_ptr<const std::string> owned_;
+  std::string_view view_;
 };
 
 }  // namespace bevenv::util
