@@ -2,6 +2,7 @@
 
 #include <string_view>
 #include <utility>
+#include <variant>
 #include <vector>
 
 #include "bevenv/core/error.hpp"
@@ -109,27 +110,71 @@ class InlineTable {
   std::string text_;
 };
 
+// A key of a plain table (`[target]`, `[inputs]`) and the member of `Table` that holds its
+// value; the member's type says how the value is written. A key whose value is empty (or false)
+// is left out, unless the reader requires it (`required`, for strings only).
+template <typename Table>
+struct Key {
+  std::string_view name;
+  std::variant<std::string Table::*, std::vector<std::string> Table::*, bool Table::*> member;
+  bool required = false;
+};
+
+void write_value(TomlWriter& w, std::string_view key, const std::string& value, bool required) {
+  if (required) {
+    w.string(key, value);
+  } else {
+    w.optional_string(key, value);
+  }
+}
+void write_value(TomlWriter& w, std::string_view key, const std::vector<std::string>& values,
+                 bool /*required*/) {
+  w.string_array(key, values);
+}
+void write_value(TomlWriter& w, std::string_view key, bool value, bool /*required*/) {
+  if (value) w.raw(key, "true");
+}
+
+// Writes `keys` in the array's order, which is their order in the lockfile's bytes. One loop for
+// every plain table, so that each table is only its list of keys.
+template <typename Table, std::size_t N>
+void write_keys(TomlWriter& w, const Table& table, const Key<Table> (&keys)[N]) {
+  for (const Key<Table>& key : keys) {
+    std::visit([&](auto member) { write_value(w, key.name, table.*member, key.required); },
+               key.member);
+  }
+}
+
+// The reader requires `python` and `platform`; the rest may be unknown.
+constexpr Key<Target> kTargetKeys[] = {
+    {"python", &Target::python, true}, {"platform", &Target::platform, true},
+    {"glibc", &Target::glibc},         {"cuda_driver", &Target::cuda_driver},
+    {"gpus", &Target::gpus},
+};
+
+// Each input is written only when `lock` was given it. `target_from` follows them, an inline
+// table of its own (write_inputs).
+constexpr Key<Inputs> kInputKeys[] = {
+    {"requirements", &Inputs::requirements},
+    {"requirements_file", &Inputs::requirements_file},
+    {"project_file", &Inputs::project_file},
+    {"index_url", &Inputs::index_url},
+    {"extra_index_urls", &Inputs::extra_index_urls},
+    {"find_links", &Inputs::find_links},
+    {"no_index", &Inputs::no_index},
+    {"profile_from", &Inputs::profile_from},
+};
+
 void write_target(TomlWriter& w, const Target& t) {
   w.header("target");
-  w.string("python", t.python);
-  w.string("platform", t.platform);
-  w.optional_string("glibc", t.glibc);
-  w.optional_string("cuda_driver", t.cuda_driver);
-  w.string_array("gpus", t.gpus);
+  write_keys(w, t, kTargetKeys);
 }
 
 void write_inputs(TomlWriter& w, const Inputs& in) {
   if (in.empty()) return;
   w.blank();
   w.header("inputs");
-  w.string_array("requirements", in.requirements);
-  w.optional_string("requirements_file", in.requirements_file);
-  w.optional_string("project_file", in.project_file);
-  w.optional_string("index_url", in.index_url);
-  w.string_array("extra_index_urls", in.extra_index_urls);
-  w.string_array("find_links", in.find_links);
-  if (in.no_index) w.raw("no_index", "true");
-  w.optional_string("profile_from", in.profile_from);
+  write_keys(w, in, kInputKeys);
   InlineTable from(w.field("target_from"));
   const auto add = [&from](std::string_view key, const std::string& value) {
     if (!value.empty()) from.string(key, value);
@@ -190,9 +235,7 @@ void write_tables(TomlWriter& w, std::string_view key, const std::vector<T>& ele
   w.multiline_array(key, items);
 }
 
-void write_package(TomlWriter& w, const Package& p, std::string at) {
-  w.blank();
-  w.array_header("package", std::move(at));
+void write_package(TomlWriter& w, const Package& p) {
   w.string("name", p.name);
   w.string("version", p.version);
   w.optional_string("variant", p.variant);
@@ -206,9 +249,7 @@ void write_package(TomlWriter& w, const Package& p, std::string at) {
   write_tables(w, "why", p.why, reason_table);
 }
 
-void write_build(TomlWriter& w, const BuildStep& b, std::string at) {
-  w.blank();
-  w.array_header("build", at);
+void write_build(TomlWriter& w, const BuildStep& b) {
   w.string("name", b.name);
   w.string_array("after", b.after);
   w.optional_string("package", b.package);
@@ -222,19 +263,31 @@ void write_build(TomlWriter& w, const BuildStep& b, std::string at) {
   if (!b.env.empty()) {
     // A sub-table header after `[[build]]` belongs to the build element just opened.
     w.blank();
-    w.header("build.env", at + ".env");
+    w.header("build.env", w.field("env"));
     w.key_values(b.env);
   }
 }
 
-void write_rule(TomlWriter& w, const AppliedRule& r, std::string at) {
-  w.blank();
-  w.array_header("rule", std::move(at));
+void write_rule(TomlWriter& w, const AppliedRule& r) {
   w.string("id", r.id);
   w.optional_string("failure", r.failure);
   w.string("effect", r.effect);
   if (r.symptom) w.string("symptom", *r.symptom);
   w.string("source", r.source);
+}
+
+// `[[name]]` and `write`'s keys for each element, after a blank line; the element's values are
+// named `name[i].key` in errors. One loop for packages, builds and rules, so that their
+// functions write only their own keys.
+template <typename Element>
+void write_array_of_tables(TomlWriter& w, std::string_view name,
+                           const std::vector<Element>& elements,
+                           void (*write)(TomlWriter&, const Element&)) {
+  for (std::size_t i = 0; i < elements.size(); ++i) {
+    w.blank();
+    w.array_header(name, std::string(name) + "[" + std::to_string(i) + "]");
+    write(w, elements[i]);
+  }
 }
 
 // The canonical text in two parts: the header up to `input_hash`, and the rest. The content
@@ -255,12 +308,9 @@ std::pair<std::string, std::string> canonical_parts(const Lockfile& lock) {
   write_target(w, lock.target);
   write_inputs(w, lock.inputs);
   write_environment(w, lock.environment);
-  for (std::size_t i = 0; i < lock.packages.size(); ++i)
-    write_package(w, lock.packages[i], "package[" + std::to_string(i) + "]");
-  for (std::size_t i = 0; i < lock.builds.size(); ++i)
-    write_build(w, lock.builds[i], "build[" + std::to_string(i) + "]");
-  for (std::size_t i = 0; i < lock.rules_applied.size(); ++i)
-    write_rule(w, lock.rules_applied[i], "rule[" + std::to_string(i) + "]");
+  write_array_of_tables(w, "package", lock.packages, write_package);
+  write_array_of_tables(w, "build", lock.builds, write_build);
+  write_array_of_tables(w, "rule", lock.rules_applied, write_rule);
   return {head.take(), w.take()};
 }
 

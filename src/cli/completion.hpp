@@ -3,6 +3,7 @@
 // real CLI11 tree (so the scripts never go stale), and one renderer per shell.
 #include <CLI/CLI.hpp>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "commands.hpp"
@@ -22,6 +23,18 @@ struct Value {
   ValueKind kind = ValueKind::none;
   std::vector<std::string> words;  // kind words only
 };
+
+// How each shell's script says what a value completes to.
+struct ValueSpelling {
+  std::string_view bash_zsh;  // the `_bevenv_value_of` arm: `_bevenv_k=KIND`
+  std::string_view fish;      // `complete` arguments: `-x` offers no files, `-r` needs a value
+};
+
+// `value` as one shell spells it (`shell` picks the column), a fixed list followed by its words
+// as `quote_words` quotes them for that shell. The kinds are spelled in one switch, every shell
+// side by side (completion_values.cpp), so that a new kind is spelled for all of them at once.
+std::string spell_value(const Value& value, std::string_view ValueSpelling::*shell,
+                        std::string (*quote_words)(const std::vector<std::string>&));
 
 struct Option {
   std::vector<std::string> flags;  // `-o`, `--output`: the spellings the parser accepts

@@ -53,21 +53,9 @@ std::string condition(const std::vector<std::string>& path, const Command& comma
   return out;
 }
 
-// What follows an option or fills a positional: `-r` when something must follow.
+// What follows an option or fills a positional.
 std::string value_args(const Value& value) {
-  switch (value.kind) {
-    case ValueKind::none:
-      return "";
-    case ValueKind::text:
-      return " -x";
-    case ValueKind::words:
-      return " -x -a " + fish_words(value.words);
-    case ValueKind::file:
-      return " -r -F";
-    case ValueKind::directory:
-      return " -x -a '(__fish_complete_directories)'";
-  }
-  return "";
+  return spell_value(value, &ValueSpelling::fish, fish_words);
 }
 
 std::string option_line(const std::string& when, const Option& option) {

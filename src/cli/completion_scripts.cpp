@@ -41,19 +41,9 @@ std::string patterns(const std::string& path, const std::vector<std::string>& ke
   return out;
 }
 
+// What `_bevenv_value_of` replies for an option or a positional slot.
 std::string value_arm(const Value& value) {
-  switch (value.kind) {
-    case ValueKind::words:
-      return "_bevenv_k=words; " + array(value.words);
-    case ValueKind::file:
-      return "_bevenv_k=file";
-    case ValueKind::directory:
-      return "_bevenv_k=directory";
-    case ValueKind::none:
-    case ValueKind::text:
-      break;
-  }
-  return "_bevenv_k=text";
+  return spell_value(value, &ValueSpelling::bash_zsh, array);
 }
 
 std::string table(const std::string& name, const std::string& comment, const std::string& arms) {

@@ -53,6 +53,33 @@ const TextOption kTextOptions[] = {
      "Make the probe report the driver as supporting at most CUDA X.Y (testing)"},
 };
 
+// The options that shape the launch line, each meaningless without `--launcher` and so each
+// needing it. The list is evaluated in order, which is the order `--help` shows them in.
+void add_launch_options(CLI::App& doctor, DoctorFlags& flags, CLI::Option* launcher) {
+  CLI::Option* const launch_only[] = {
+      doctor.add_option("--nodes", flags.nodes, "Nodes, with --launcher")
+          ->check(CLI::Range(1, 100000)),
+      doctor.add_option("--gpus-per-node", flags.gpus_per_node, "GPUs per node, with --launcher")
+          ->check(CLI::Range(1, 1024)),
+      doctor.add_flag("--run", flags.run, "Run the launch line here instead of printing it"),
+      doctor
+          .add_option("--rank-timeout", flags.rank_timeout,
+                      "Seconds each rank may wait for rendezvous and collectives")
+          ->check(CLI::Range(1, 86400)),
+      doctor.add_option("--master-addr", flags.master_addr,
+                        "First node's address (torchrun/mpirun over several nodes)"),
+      doctor
+          .add_option("--master-port", flags.master_port,
+                      "The launcher's port; the probes' rendezvous uses the next one")
+          ->capture_default_str()
+          ->check(CLI::Range(1, 65534)),
+      doctor.add_option("--host", flags.hosts, "mpirun: a node, rank 0's first (repeatable)"),
+      doctor.add_flag("--no-collective", flags.no_collective,
+                      "Rendezvous and reports only, no all-reduce"),
+  };
+  for (CLI::Option* option : launch_only) option->needs(launcher);
+}
+
 }  // namespace
 
 void add_doctor_commands(CLI::App& root, const GlobalOptions& global, Action& action) {
@@ -103,35 +130,7 @@ void add_doctor_commands(CLI::App& root, const GlobalOptions& global, Action& ac
                                     "Run the probe on every rank through this launcher")
                        ->check(CLI::IsMember({"torchrun", "srun", "mpirun"}));
   launcher->excludes(log)->excludes(record);
-  doctor->add_option("--nodes", flags->nodes, "Nodes, with --launcher")
-      ->check(CLI::Range(1, 100000))
-      ->needs(launcher);
-  doctor->add_option("--gpus-per-node", flags->gpus_per_node, "GPUs per node, with --launcher")
-      ->check(CLI::Range(1, 1024))
-      ->needs(launcher);
-  doctor->add_flag("--run", flags->run, "Run the launch line here instead of printing it")
-      ->needs(launcher);
-  doctor
-      ->add_option("--rank-timeout", flags->rank_timeout,
-                   "Seconds each rank may wait for rendezvous and collectives")
-      ->check(CLI::Range(1, 86400))
-      ->needs(launcher);
-  doctor
-      ->add_option("--master-addr", flags->master_addr,
-                   "First node's address (torchrun/mpirun over several nodes)")
-      ->needs(launcher);
-  doctor
-      ->add_option("--master-port", flags->master_port,
-                   "The launcher's port; the probes' rendezvous uses the next one")
-      ->capture_default_str()
-      ->check(CLI::Range(1, 65534))
-      ->needs(launcher);
-  doctor->add_option("--host", flags->hosts, "mpirun: a node, rank 0's first (repeatable)")
-      ->needs(launcher);
-  doctor
-      ->add_flag("--no-collective", flags->no_collective,
-                 "Rendezvous and reports only, no all-reduce")
-      ->needs(launcher);
+  add_launch_options(*doctor, *flags, launcher);
 
   doctor->callback([&global, &action, flags, record] {
     if (!flags->log.empty()) {
