@@ -25,7 +25,7 @@ struct Merger {
       return;
     }
     if (it->second.layer_index == entry.layer_index) {
-      diagnostics.push_back(Diagnostic{origin.file, origin.line, origin.column,
+      diagnostics.push_back(Diagnostic{origin.file.str(), origin.line, origin.column,
                                        "duplicate " + what + " " + std::string(label) +
                                            "; first defined at " +
                                            origin_of(it->second.record).to_string()});
@@ -79,7 +79,7 @@ void consider(const NamedRecords& records, std::optional<std::size_t>& winner, s
   if (records.layers[entry] == records.layers[*winner]) {
     const Origin& at = versions[entry].origin;
     diagnostics.push_back(Diagnostic{
-        at.file, at.line, at.column,
+        at.file.str(), at.line, at.column,
         "duplicate package `" + versions[entry].name + "` `" + versions[entry].version.to_string() +
             "`; first defined at " + versions[*winner].origin.to_string()});
   } else if (records.layers[entry] > records.layers[*winner]) {
@@ -148,7 +148,7 @@ void check_sdist_fit(const PackageVersion* curated, const PackageVersion& genera
   const std::string misfit = sdist_misfit(curated, generated);
   if (misfit.empty()) return;
   const Origin& at = generated.origin;
-  diagnostics.push_back(Diagnostic{at.file, at.line, at.column,
+  diagnostics.push_back(Diagnostic{at.file.str(), at.line, at.column,
                                    misfit + "; refresh the snapshot (docs/matrix-snapshot.md)"});
 }
 
@@ -188,7 +188,7 @@ std::vector<PackageVersion> merge_versions(NamedRecords& records, bool check_sdi
       if (generated && !fill_from_generated(out.back(), versions[*generated])) {
         const Origin& at = out.back().origin;
         diagnostics.push_back(Diagnostic{
-            at.file, at.line, at.column,
+            at.file.str(), at.line, at.column,
             "`" + out.back().id() + "`: the file its `url` or `sha256` names is not among the " +
                 "artifacts of " + versions[*generated].origin.to_string() +
                 "; check the hash, or refresh the snapshot"});

@@ -12,7 +12,7 @@ std::string_view layer_name(Layer layer) {
 }
 
 std::string Origin::to_string() const {
-  if (line == 0) return file;
+  if (line == 0) return file.str();
   return file + ":" + std::to_string(line) + ":" + std::to_string(column);
 }
 

@@ -87,7 +87,7 @@ struct Resolver {
       } else if (raw.count(parent) == 0) {
         const auto& at = profile.extends_at;
         diagnostics.push_back(
-            Diagnostic{profile.own.origin.file, static_cast<std::uint32_t>(at.line),
+            Diagnostic{profile.own.origin.file.str(), static_cast<std::uint32_t>(at.line),
                        static_cast<std::uint32_t>(at.column),
                        "profile `" + name + "` extends `" + parent + "`, which is not a profile"});
         ok = false;
@@ -114,7 +114,7 @@ struct Resolver {
     chain += "`" + ordered.front() + "`";
     const RawProfile& at = raw.at(ordered.front());
     diagnostics.push_back(
-        Diagnostic{at.own.origin.file, static_cast<std::uint32_t>(at.extends_at.line),
+        Diagnostic{at.own.origin.file.str(), static_cast<std::uint32_t>(at.extends_at.line),
                    static_cast<std::uint32_t>(at.extends_at.column), "profile cycle: " + chain});
     for (const auto& member : members) in_cycle.insert(member);
   }

@@ -38,7 +38,7 @@ std::string label(const PackageVersion& v) { return "`" + v.id() + "`"; }
 }  // namespace
 
 void report(std::vector<Diagnostic>& diagnostics, const Origin& at, std::string message) {
-  diagnostics.push_back(Diagnostic{at.file, at.line, at.column, std::move(message)});
+  diagnostics.push_back(Diagnostic{at.file.str(), at.line, at.column, std::move(message)});
 }
 
 namespace {

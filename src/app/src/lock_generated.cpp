@@ -66,7 +66,7 @@ std::string_view wheel_tags(std::string_view filename) {
 
 }  // namespace
 
-bool FileFit::wheel_fits(const std::string& filename, std::string_view tags) {
+bool FileFit::wheel_fits(std::string_view filename, std::string_view tags) {
   if (const auto known = by_tags_.find(tags); known != by_tags_.end()) return known->second;
   const auto wheel = index::parse_wheel_filename(filename);
   if (!wheel) return false;

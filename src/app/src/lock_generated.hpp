@@ -35,7 +35,7 @@ class FileFit {
   bool any(const matrix::PackageVersion& record);
 
  private:
-  bool wheel_fits(const std::string& filename, std::string_view tags);
+  bool wheel_fits(std::string_view filename, std::string_view tags);
   index::TagRanking ranking_;
   std::unordered_map<std::string_view, bool> by_tags_;  // `py3-none-any` -> fits the target
 };

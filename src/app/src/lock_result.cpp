@@ -103,7 +103,7 @@ lockfiles::Source source_of(const matrix::PackageVersion& build) {
   if (!build.index_url.empty()) return {lockfiles::SourceKind::index, build.index_url};
   // A generated record comes from the index the snapshot read.
   if (build.generated && build.generated->index != "https://pypi.org/simple")
-    return {lockfiles::SourceKind::index, build.generated->index};
+    return {lockfiles::SourceKind::index, build.generated->index.str()};
   return {lockfiles::SourceKind::pypi, "https://pypi.org/simple"};
 }
 

@@ -49,7 +49,7 @@ TEST_CASE("doctor: the lock's CUDA against a driver that is too old") {
                                    Catch::Contains("CUDA ≤ 11.8"));
     CHECK_THAT(found[0].fix, Catch::Contains("upgrade the NVIDIA driver to " + floor) &&
                                  Catch::Contains("--cuda-driver 11.8"));
-    CHECK_THAT(found[0].detail, Catch::Contains(toolkit->origin.file));
+    CHECK_THAT(found[0].detail, Catch::Contains(toolkit->origin.file.str()));
   }
   SECTION("same major version: minor-version compatibility, a warning") {
     const auto found =

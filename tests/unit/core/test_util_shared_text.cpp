@@ -17,7 +17,7 @@ TEST_CASE("a shared text compares and joins as the text it holds", "[util]") {
   CHECK(label != "torch");
   CHECK(label < "vision");
   CHECK(label + " (Python range)" == "torch 2.8.0 (Python range)");
-  const std::string as_string = label;
+  const std::string as_string(label);
   CHECK(as_string == "torch 2.8.0");
   CHECK("the " + label == "the torch 2.8.0");
 }

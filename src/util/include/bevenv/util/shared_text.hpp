@@ -47,7 +47,7 @@ class SharedText {
   std::string_view view() const { return view_; }
   std::string str() const { return std::string(view_); }
   operator std::string_view() const { return view_; }  // NOLINT(google-explicit-constructor)
-  operator std::string() const { return str(); }       // NOLINT(google-explicit-constructor)
+  explicit operator std::string() const { return str(); }
   bool empty() const { return view_.empty(); }
   std::size_t size() const { return view_.size(); }
 
