@@ -25,10 +25,9 @@ struct Merger {
       return;
     }
     if (it->second.layer_index == entry.layer_index) {
-      diagnostics.push_back(Diagnostic{origin.file.str(), origin.line, origin.column,
-                                       "duplicate " + what + " " + std::string(label) +
-                                           "; first defined at " +
-                                           origin_of(it->second.record).to_string()});
+      report(diagnostics, origin,
+             "duplicate " + what + " " + std::string(label) + "; first defined at " +
+                 origin_of(it->second.record).to_string());
       return;
     }
     if (entry.layer_index > it->second.layer_index) it->second = std::move(entry);
@@ -77,11 +76,10 @@ void consider(const NamedRecords& records, std::optional<std::size_t>& winner, s
   }
   const auto& versions = records.versions;
   if (records.layers[entry] == records.layers[*winner]) {
-    const Origin& at = versions[entry].origin;
-    diagnostics.push_back(Diagnostic{
-        at.file.str(), at.line, at.column,
-        "duplicate package `" + versions[entry].name + "` `" + versions[entry].version.to_string() +
-            "`; first defined at " + versions[*winner].origin.to_string()});
+    report(diagnostics, versions[entry].origin,
+           "duplicate package `" + versions[entry].name + "` `" +
+               versions[entry].version.to_string() + "`; first defined at " +
+               versions[*winner].origin.to_string());
   } else if (records.layers[entry] > records.layers[*winner]) {
     winner = entry;
   }
@@ -147,9 +145,8 @@ void check_sdist_fit(const PackageVersion* curated, const PackageVersion& genera
                      std::vector<Diagnostic>& diagnostics) {
   const std::string misfit = sdist_misfit(curated, generated);
   if (misfit.empty()) return;
-  const Origin& at = generated.origin;
-  diagnostics.push_back(Diagnostic{at.file.str(), at.line, at.column,
-                                   misfit + "; refresh the snapshot (docs/matrix-snapshot.md)"});
+  report(diagnostics, generated.origin,
+         misfit + "; refresh the snapshot (docs/matrix-snapshot.md)");
 }
 
 // The Merger rules for one name's versions: ordered by (version, reading order), each identity is a
@@ -186,12 +183,10 @@ std::vector<PackageVersion> merge_versions(NamedRecords& records, bool check_sdi
     if (curated) {
       out.push_back(std::move(versions[*curated]));
       if (generated && !fill_from_generated(out.back(), versions[*generated])) {
-        const Origin& at = out.back().origin;
-        diagnostics.push_back(Diagnostic{
-            at.file.str(), at.line, at.column,
-            "`" + out.back().id() + "`: the file its `url` or `sha256` names is not among the " +
-                "artifacts of " + versions[*generated].origin.to_string() +
-                "; check the hash, or refresh the snapshot"});
+        report(diagnostics, out.back().origin,
+               "`" + out.back().id() + "`: the file its `url` or `sha256` names is not among the " +
+                   "artifacts of " + versions[*generated].origin.to_string() +
+                   "; check the hash, or refresh the snapshot");
       }
     } else {
       out.push_back(std::move(versions[*generated]));
