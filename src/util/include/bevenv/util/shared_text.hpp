@@ -47,9 +47,7 @@ class SharedText {
   std::string_view view() const { return view_; }
   std::string str() const { return std::string(view_); }
   operator std::string_view() const { return view_; }  // NOLINT(google-explicit-constructor)
-  explicit operator std::string() const { return str(); }
   bool empty() const { return view_.empty(); }
-  std::size_t size() const { return view_.size(); }
 
   friend bool operator==(const SharedText& a, const SharedText& b) { return a.view_ == b.view_; }
   friend auto operator<=>(const SharedText& a, const SharedText& b) { return a.view_ <=> b.view_; }
@@ -68,7 +66,8 @@ class SharedText {
     return a.str().append(b);
   }
   friend std::string operator+(std::string a, const SharedText& b) {
-    return std::move(a.append(b.view_));
+    a.append(b.view_);
+    return a;
   }
   friend std::ostream& operator<<(std::ostream& out, const SharedText& t) { return out << t.view_; }
 
