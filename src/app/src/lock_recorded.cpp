@@ -1,7 +1,7 @@
 #include "lock_recorded.hpp"
 
-#include "matrix_text.hpp"
 #include "bevenv/util/text.hpp"
+#include "matrix_text.hpp"
 
 namespace bevenv::app {
 namespace {
@@ -12,11 +12,10 @@ constexpr const char* kProjectOrigin = "`bevenv.toml`";
 // itself in the same words; one from `bevenv.toml` (or a default) is left to be found again.
 bool replayed(const std::string& origin) { return !origin.empty() && origin != kProjectOrigin; }
 
-// The target values the lock asks again, with their origins.
-void describe_target(const lockfiles::Lockfile& lock, std::vector<std::string>& parts) {
+// The driver and GPUs the lock asks again, with their origins.
+void describe_devices(const lockfiles::Lockfile& lock, std::vector<std::string>& parts) {
   const lockfiles::Inputs& in = lock.inputs;
   const lockfiles::Target& t = lock.target;
-  if (replayed(in.python_from)) parts.push_back("python " + t.python + " (" + in.python_from + ")");
   const std::string driver = "CUDA driver " + (t.cuda_driver.empty() ? "none" : t.cuda_driver);
   const std::string gpus =
       "GPUs " + (t.gpus.empty() ? std::string("none") : util::join(t.gpus, " "));
@@ -29,6 +28,18 @@ void describe_target(const lockfiles::Lockfile& lock, std::vector<std::string>& 
   }
   if (driver_asked) parts.push_back(driver + " (" + in.cuda_driver_from + ")");
   if (gpus_asked) parts.push_back(gpus + " (" + in.gpus_from + ")");
+}
+
+// The target values the lock asks again, with their origins: every one it replays is named.
+void describe_target(const lockfiles::Lockfile& lock, std::vector<std::string>& parts) {
+  const lockfiles::Inputs& in = lock.inputs;
+  const lockfiles::Target& t = lock.target;
+  if (replayed(in.python_from)) parts.push_back("python " + t.python + " (" + in.python_from + ")");
+  describe_devices(lock, parts);
+  if (replayed(in.platform_from))
+    parts.push_back("platform " + t.platform + " (" + in.platform_from + ")");
+  if (replayed(in.glibc_from) && !t.glibc.empty())
+    parts.push_back("glibc " + t.glibc + " (" + in.glibc_from + ")");
 }
 
 }  // namespace

@@ -36,6 +36,7 @@ TargetOverrides same_target(const TargetFacts& target) {
   for (const auto& gpu : target.gpus) out.gpus.push_back(gpu.name());
   if (out.gpus.empty()) out.gpus = {"none"};
   out.platform = target.platform;
+  out.glibc = target.glibc.to_string();
   return out;
 }
 
@@ -83,6 +84,10 @@ std::string lock_command_for(const matrix::Profile& port, const TargetFacts& tar
     for (const auto& gpu : target.gpus) command += " --gpu " + gpu.name();
     if (target.cuda_driver) command += " --cuda-driver " + target.cuda_driver->to_string();
   }
+  // Never detected: a lock without them would be for another machine than the one tried.
+  if (target.platform != kDefaultPlatform) command += " --platform " + target.platform;
+  if (const std::string glibc = target.glibc.to_string(); glibc != kDefaultGlibc)
+    command += " --glibc " + glibc;
   return command;
 }
 

@@ -96,12 +96,13 @@ TargetFacts resolve_target(const TargetOverrides& overrides,
                 "add `--cuda-driver X.Y` (what `nvidia-smi` prints as \"CUDA Version\")");
   }
 
-  facts.platform = overrides.platform.value_or("linux_x86_64");
+  facts.platform = overrides.platform.value_or(std::string(kDefaultPlatform));
   if (facts.platform != "linux_x86_64" && facts.platform != "linux_aarch64") {
     throw Error(ExitCode::bad_input, "unsupported platform `" + facts.platform + "`",
                 "bevenv locks for `linux_x86_64` or `linux_aarch64`");
   }
-  facts.glibc = parse_or_throw(overrides.glibc.value_or("2.31"), "glibc version", "2.31");
+  facts.glibc = parse_or_throw(overrides.glibc.value_or(std::string(kDefaultGlibc)),
+                               "glibc version", std::string(kDefaultGlibc));
   return facts;
 }
 

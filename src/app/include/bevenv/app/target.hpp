@@ -2,6 +2,7 @@
 // The machine a lock is made for: from flags, from bevenv.toml, or from defaults of the profile.
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "bevenv/core/gpu_arch.hpp"
@@ -19,6 +20,10 @@ using GpuArch = core::GpuArch;
 std::optional<GpuArch> parse_target_gpu(std::string_view text);
 
 // What the user asked for; unset fields fall back to the profile, then to defaults.
+// What a target is where nothing says otherwise.
+inline constexpr std::string_view kDefaultPlatform = "linux_x86_64";
+inline constexpr std::string_view kDefaultGlibc = "2.31";
+
 struct TargetOverrides {
   std::optional<std::string> python;       // `3.8` or `3.8.18`
   std::optional<std::string> cuda_driver;  // the driver's maximum CUDA version, `12.2`
@@ -37,7 +42,7 @@ struct TargetFacts {
   std::string python_minor;                  // `3.8`
   std::optional<core::Version> cuda_driver;  // absent: a CPU-only target
   std::vector<GpuArch> gpus;                 // sorted, unique
-  std::string platform = "linux_x86_64";
+  std::string platform{kDefaultPlatform};
   core::Version glibc;
   std::string python_from, driver_from, gpus_from;  // as in TargetOverrides
 
@@ -45,9 +50,9 @@ struct TargetFacts {
   std::string describe() const;  // `python 3.8, linux_x86_64, CUDA driver 12.2, sm_86`
 };
 
-// Merges overrides over the defaults (profile python, no driver, no GPU, linux_x86_64, glibc
-// 2.31). `where` names the source of the values for error messages (`--python`, bevenv.toml).
-// Throws core::Error(bad_input) naming the field and what was expected.
+// Merges overrides over the defaults (profile python, no driver, no GPU, kDefaultPlatform,
+// kDefaultGlibc). `where` names the source of the values for error messages (`--python`,
+// bevenv.toml). Throws core::Error(bad_input) naming the field and what was expected.
 TargetFacts resolve_target(const TargetOverrides& overrides,
                            const std::optional<std::string>& profile_python);
 
