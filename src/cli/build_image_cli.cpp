@@ -45,10 +45,8 @@ void add_build_image_commands(CLI::App& root, const GlobalOptions& global, Actio
       ->type_name("PATH");
   cmd->add_option("--builder", *builder, "docker, podman or buildah (default: the first found)")
       ->check(CLI::IsMember({"docker", "podman", "buildah"}));
-  cmd->add_option(
-         "--builder-arg", options->builder_args,
-         "Extra argument for the build command (repeatable), e.g. --builder-arg=--pull=never")
-      ->type_name("ARG")
+  add_repeatable(*cmd, "--builder-arg", options->builder_args, "ARG",
+                 "Extra argument for the build command, e.g. --builder-arg=--pull=never")
       ->allow_extra_args(false);
   cmd->add_option("-t,--tag", *tag, "Image name (default bevenv/<profile>:<input hash>)")
       ->type_name("NAME");

@@ -73,7 +73,7 @@ void add_launch_options(CLI::App& doctor, DoctorFlags& flags, CLI::Option* launc
                       "The launcher's port; the probes' rendezvous uses the next one")
           ->capture_default_str()
           ->check(CLI::Range(1, 65534)),
-      doctor.add_option("--host", flags.hosts, "mpirun: a node, rank 0's first (repeatable)"),
+      add_repeatable(doctor, "--host", flags.hosts, "HOST", "mpirun: a node, rank 0's first"),
       doctor.add_flag("--no-collective", flags.no_collective,
                       "Rendezvous and reports only, no all-reduce"),
   };
