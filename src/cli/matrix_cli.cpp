@@ -40,11 +40,11 @@ void add_matrix_commands(CLI::App& root, const GlobalOptions& global, Action& ac
     action = [options] { return app::matrix_check(options); };
   });
 
-  CLI::App* show = matrix->add_subcommand("show", "Versions and variants of a package, with rules");
-  show->footer("Example:\n  bevenv matrix show torch");
+  CLI::App* show = matrix->add_subcommand(
+      "show", "Versions and variants of a package, with rules; without one, every package");
+  show->footer("Examples:\n  bevenv matrix show torch\n  bevenv matrix show");
   take_text(show, global, action, "package", "Package name (any spelling)",
-            &app::MatrixShowOptions::package, app::matrix_show)
-      ->required();
+            &app::MatrixShowOptions::package, app::matrix_show);
 
   CLI::App* rules =
       matrix->add_subcommand("rules", "The known-bad catalogue: symptom, fix, sources");

@@ -9,7 +9,6 @@
 namespace bevenv::app {
 namespace {
 
-
 std::string source_of(const matrix::PackageVersion& v) {
   if (v.build == matrix::BuildKind::source) return "source build";
   if (!v.find_links.empty()) return v.find_links;
@@ -58,7 +57,7 @@ std::vector<std::string> render_table(const std::vector<std::vector<std::string>
       best_score = score;
     }
   }
-  std::string hint = "`bevenv matrix check` lists the matrix's contents";
+  std::string hint = "`bevenv matrix show` lists every package in the matrix";
   if (best_score >= 3) hint = "did you mean `" + best + "`?";
   throw core::Error(core::ExitCode::bad_input, "`" + name + "` is not in the matrix", hint);
 }
@@ -90,8 +89,38 @@ nlohmann::json observed_of(const matrix::Matrix& m, const std::string& name, Com
 
 }  // namespace
 
+// Every package, one line each, with how many of its versions are curated (matrix/data, an
+// overlay) rather than read from an index by `bevenv matrix snapshot`.
+CommandOutput list_packages(const matrix::Matrix& m) {
+  std::vector<std::vector<std::string>> rows = {{"PACKAGE", "VERSIONS", "CURATED", "NEWEST"}};
+  nlohmann::json packages = nlohmann::json::array();
+  std::size_t versions = 0;
+  for (const auto& [name, package] : m.packages) {
+    const auto curated = std::count_if(package.versions.begin(), package.versions.end(),
+                                       [](const auto& v) { return !v.generated; });
+    // Versions are kept in ascending PEP 440 order; a package has one at least.
+    const std::string newest =
+        package.versions.empty() ? "-" : package.versions.back().version.to_string();
+    versions += package.versions.size();
+    rows.push_back(
+        {name, std::to_string(package.versions.size()), std::to_string(curated), newest});
+    packages.push_back({{"name", name},
+                        {"versions", package.versions.size()},
+                        {"curated", curated},
+                        {"newest", newest}});
+  }
+  CommandOutput out;
+  out.add(std::to_string(m.packages.size()) + " packages, " + std::to_string(versions) +
+          " versions in matrix " + m.version +
+          "; `bevenv matrix show PACKAGE` lists one's versions");
+  for (const auto& line : render_table(rows)) out.add(line, Mark::none, 1);
+  out.json = {{"matrix_version", m.version}, {"packages", std::move(packages)}};
+  return out;
+}
+
 CommandOutput matrix_show(const MatrixShowOptions& options) {
   const matrix::Matrix m = load_matrix_or_throw(options.matrix);
+  if (options.package.empty()) return list_packages(m);
   const matrix::Package* package = m.find_package(options.package);
   if (package == nullptr) unknown_package(m, options.package);
   CommandOutput out;

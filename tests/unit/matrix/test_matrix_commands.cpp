@@ -45,6 +45,38 @@ TEST_CASE("matrix show lists versions x variants with the rules touching each") 
   CHECK_THROWS_AS(app::matrix_show({{}, "torchh"}), core::Error);
 }
 
+TEST_CASE("matrix show without a package lists every package, and names that list in its hint") {
+  ::unsetenv("BEVENV_MATRIX_PATH");
+  const auto m = app::load_matrix_or_throw({});
+  const auto out = app::matrix_show({});
+  const auto& listed = out.json["packages"];
+  REQUIRE(listed.size() == m.packages.size());
+  std::size_t versions = 0;
+  for (const auto& entry : listed) {
+    const auto* package = m.find_package(entry["name"].get<std::string>());
+    REQUIRE(package != nullptr);
+    CHECK(entry["versions"] == package->versions.size());
+    CHECK(entry["curated"].get<std::size_t>() <= package->versions.size());
+    CHECK(entry["newest"] == package->versions.back().version.to_string());
+    versions += package->versions.size();
+  }
+  const std::string text = all_text(out);
+  CHECK(text.find(std::to_string(m.packages.size()) + " packages, " + std::to_string(versions) +
+                  " versions") != std::string::npos);
+  // torch has curated variants beside the generated releases; absl-py only generated ones.
+  for (const auto& entry : listed) {
+    if (entry["name"] == "torch") CHECK(entry["curated"].get<std::size_t>() > 0);
+    if (entry["name"] == "absl-py") CHECK(entry["curated"] == 0);
+  }
+  try {
+    app::matrix_show({{}, "nosuchpackage"});
+    FAIL("an unknown package is bad input");
+  } catch (const core::Error& e) {
+    CHECK(e.code() == core::ExitCode::bad_input);
+    CHECK(std::string(e.hint()).find("`bevenv matrix show`") != std::string::npos);
+  }
+}
+
 TEST_CASE("matrix rules lists a sourced rule for each version-preventable field failure") {
   ::unsetenv("BEVENV_MATRIX_PATH");
   const auto out = app::matrix_rules({});

@@ -17,7 +17,7 @@ struct MatrixCheckOptions {
 
 struct MatrixShowOptions {
   MatrixOptions matrix;
-  std::string package;  // any spelling
+  std::string package;  // any spelling; empty: list every package
 };
 
 struct MatrixRulesOptions {
@@ -32,8 +32,8 @@ struct MatrixProfilesOptions {
 
 // Exit 0 with counts when valid; exit 2 with every diagnostic otherwise.
 CommandOutput matrix_check(const MatrixCheckOptions& options);
-// Versions x variants of one package with the rules that touch each. Throws core::Error
-// (bad_input) for an unknown package.
+// Versions x variants of one package with the rules that touch each; without a package, every
+// package with its counts. Throws core::Error (bad_input) for an unknown package.
 CommandOutput matrix_show(const MatrixShowOptions& options);
 // The known-bad catalogue: id, kind, failure, when/then, symptom, fix, sources.
 CommandOutput matrix_rules(const MatrixRulesOptions& options);
