@@ -45,6 +45,25 @@ TEST_CASE("matrix show lists versions x variants with the rules touching each") 
   CHECK_THROWS_AS(app::matrix_show({{}, "torchh"}), core::Error);
 }
 
+TEST_CASE("matrix show suggests the package a mistyped or shortened name means") {
+  ::unsetenv("BEVENV_MATRIX_PATH");
+  const auto hint_for = [](const std::string& name) {
+    try {
+      app::matrix_show({{}, name});
+    } catch (const core::Error& e) {
+      return e.hint();
+    }
+    return std::string("(no error)");
+  };
+  CHECK(hint_for("torchh") == "did you mean `torch`?");
+  CHECK(hint_for("scikitlearn") == "did you mean `scikit-learn`?");
+  CHECK(hint_for("mmcvfull") == "did you mean `mmcv-full`?");
+  CHECK(hint_for("opencv") == "did you mean `opencv-python`?");
+  CHECK(hint_for("nuscenes") == "did you mean `nuscenes-devkit`?");
+  CHECK(hint_for("nuscenes-dev") == "did you mean `nuscenes-devkit`?");
+  CHECK(hint_for("zzz") == "`bevenv matrix show` lists every package in the matrix");
+}
+
 TEST_CASE("matrix show without a package lists every package, and names that list in its hint") {
   ::unsetenv("BEVENV_MATRIX_PATH");
   const auto m = app::load_matrix_or_throw({});
