@@ -108,6 +108,17 @@ TEST_CASE("matrix rules lists a sourced rule for each version-preventable field 
                               "numpy-aliases", "pillow-antialias", "protobuf-descriptors",
                               "trimesh-networkx"});
   for (const auto& rule : out.json["rules"]) CHECK(!rule["sources"].empty());
+  // A failure id the catalogue does not have is bad input, with the id it most likely meant.
+  try {
+    app::matrix_rules({{}, "f3"});
+    FAIL("an unknown failure id is bad input");
+  } catch (const core::Error& e) {
+    CHECK(e.code() == core::ExitCode::bad_input);
+    CHECK(e.hint() == "did you mean `F3`?");
+  }
+  CHECK_THROWS_AS(app::matrix_rules({{}, "no-such-failure-at-all"}), core::Error);
+  // A known failure that no pin prevents lists no rule, and that is no error.
+  CHECK(app::matrix_rules({{}, "F1"}).json["rules"].empty());
   const auto only_f3 = app::matrix_rules({{}, "F3"});
   CHECK(only_f3.json["rules"].size() == 2);
 }
