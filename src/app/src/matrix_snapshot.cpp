@@ -47,7 +47,7 @@ std::vector<const matrix::Profile*> chosen_profiles(const matrix::Matrix& matrix
     const matrix::Profile* profile = matrix.find_profile(name);
     if (profile == nullptr) {
       throw Error(ExitCode::bad_input, "`profiles` names `" + name + "`, which is not a profile",
-                  "`bevenv matrix check` lists the matrix; drop the name or fix its spelling");
+                  "`bevenv matrix profiles` lists the profiles; drop the name or fix its spelling");
     }
     out.push_back(profile);
   }

@@ -2,9 +2,11 @@
 
 #include <toml++/toml.h>
 
+#include <map>
 #include <set>
 #include <sstream>
 
+#include "bevenv/core/closest.hpp"
 #include "bevenv/core/error.hpp"
 #include "bevenv/core/fs.hpp"
 #include "bevenv/core/requirement.hpp"
@@ -29,16 +31,40 @@ std::string where(const std::filesystem::path& path, const toml::source_region& 
               "see docs/project-file.md for the fields of `bevenv.toml`");
 }
 
-void reject_unknown_keys(const std::filesystem::path& path, const toml::table& table,
-                         const std::string& prefix, const std::set<std::string>& known) {
-  for (const auto& [key, node] : table) {
-    if (known.count(std::string(key.str())) == 0) {
-      std::string list;
-      for (const auto& k : known) list += (list.empty() ? "`" : ", `") + k + "`";
-      throw Error(
-          ExitCode::bad_input,
-          where(path, key.source()) + ": unknown key `" + prefix + std::string(key.str()) + "`",
-          "known keys here: " + list);
+// The keys of each table of `bevenv.toml`; "" is the top level.
+const std::map<std::string, std::set<std::string>>& known_keys() {
+  static const std::map<std::string, std::set<std::string>> keys = {
+      {"", {"project", "target"}},
+      {"project", {"profile", "lockfile", "requirements", "requirements-file"}},
+      {"target", {"python", "cuda-driver", "gpus", "platform", "glibc"}}};
+  return keys;
+}
+
+// Where an unknown key most likely belongs: another table that has it, a key here it is a slip
+// of (`cuda_driver`), else the list of this table's keys.
+std::string unknown_key_hint(const std::string& table, const std::string& key) {
+  for (const auto& [other, keys] : known_keys()) {
+    if (other != table && !other.empty() && keys.count(key) != 0)
+      return "`" + key + "` belongs in `[" + other + "]`";
+  }
+  const std::set<std::string>& here = known_keys().at(table);
+  const std::string near = core::closest(key, {here.begin(), here.end()});
+  if (!near.empty()) return "did you mean `" + near + "`?";
+  std::string list;
+  for (const auto& k : here) list += (list.empty() ? "`" : ", `") + k + "`";
+  return "known keys here: " + list;
+}
+
+void reject_unknown_keys(const std::filesystem::path& path, const toml::table& values,
+                         const std::string& table) {
+  const std::set<std::string>& known = known_keys().at(table);
+  const std::string prefix = table.empty() ? "" : table + ".";
+  for (const auto& [key, node] : values) {
+    const std::string name(key.str());
+    if (known.count(name) == 0) {
+      throw Error(ExitCode::bad_input,
+                  where(path, key.source()) + ": unknown key `" + prefix + name + "`",
+                  unknown_key_hint(table, name));
     }
   }
 }
@@ -98,15 +124,14 @@ ProjectFile read_project_file(const std::filesystem::path& path) {
                 where(path, e.source()) + ": invalid TOML: " + std::string(e.description()),
                 "fix the syntax at that position");
   }
-  reject_unknown_keys(path, root, "", {"project", "target"});
+  reject_unknown_keys(path, root, "");
   ProjectFile project;
   project.path = path;
   const auto base = path.parent_path();
   if (const toml::node* node = root.get("project")) {
     if (!node->is_table()) fail(path, *node, "project", "a table");
     const toml::table& t = *node->as_table();
-    reject_unknown_keys(path, t, "project.",
-                        {"profile", "lockfile", "requirements", "requirements-file"});
+    reject_unknown_keys(path, t, "project");
     project.profile = string_field(path, t, "project.", "profile");
     if (auto lock = string_field(path, t, "project.", "lockfile")) project.lockfile = base / *lock;
     project.requirements = string_list(path, t, "project.", "requirements");
@@ -118,7 +143,7 @@ ProjectFile read_project_file(const std::filesystem::path& path) {
   if (const toml::node* node = root.get("target")) {
     if (!node->is_table()) fail(path, *node, "target", "a table");
     const toml::table& t = *node->as_table();
-    reject_unknown_keys(path, t, "target.", {"python", "cuda-driver", "gpus", "platform", "glibc"});
+    reject_unknown_keys(path, t, "target");
     project.target.python = string_field(path, t, "target.", "python");
     project.target.cuda_driver = string_field(path, t, "target.", "cuda-driver");
     project.target.gpus = string_list(path, t, "target.", "gpus");

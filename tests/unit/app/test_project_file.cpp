@@ -27,6 +27,33 @@ std::string refusal(const fs::path& path) {
   return "";
 }
 
+// The hint of an unknown key, which must also name the key at its position.
+std::string unknown_key_hint(const fs::path& file, const std::string& text,
+                             const std::string& position_and_key) {
+  std::ofstream(file) << text;
+  try {
+    (void)read_project_file(file);
+  } catch (const core::Error& error) {
+    CHECK(error.code() == core::ExitCode::bad_input);
+    CHECK(std::string(error.what()) == file.string() + ":" + position_and_key);
+    return error.hint();
+  }
+  FAIL("read " + file.string());
+  return "";
+}
+
+TEST_CASE("bevenv.toml: an unknown key's hint says where it belongs, or what it was meant to be") {
+  const fs::path file = fresh_dir("keys") / "bevenv.toml";
+  CHECK(unknown_key_hint(file, "profile = \"bevfusion\"\n", "1:1: unknown key `profile`") ==
+        "`profile` belongs in `[project]`");
+  CHECK(unknown_key_hint(file, "[project]\ngpus = [\"sm_86\"]\n",
+                         "2:1: unknown key `project.gpus`") == "`gpus` belongs in `[target]`");
+  CHECK(unknown_key_hint(file, "[target]\ncuda_driver = \"12.2\"\n",
+                         "2:1: unknown key `target.cuda_driver`") == "did you mean `cuda-driver`?");
+  CHECK(unknown_key_hint(file, "[project]\nzzzz = 1\n", "2:1: unknown key `project.zzzz`") ==
+        "known keys here: `lockfile`, `profile`, `requirements`, `requirements-file`");
+}
+
 TEST_CASE("bevenv.toml: a 31k-part dotted header is refused at its position") {
   const fs::path file = fresh_dir("deep") / "bevenv.toml";
   std::string header = "[project";
