@@ -395,6 +395,20 @@ auto previous_lock(const fs::path& path, std::vector<Line>& notes, Read read)
   }
 }
 
+// The inputs recorded in a lock; when they cannot be gathered, what was said of that lock
+// (it does not read, so it recorded nothing usable) goes with the error as its first causes.
+LockInputs gathered_or_explained(const LockOptions& options, const std::vector<Line>& notes) {
+  try {
+    return gather_lock_inputs(options);
+  } catch (const core::Error& e) {
+    if (notes.empty()) throw;
+    std::vector<std::string> causes;
+    for (const Line& note : notes) causes.push_back(note.text);
+    causes.insert(causes.end(), e.causes().begin(), e.causes().end());
+    throw core::Error(e.code(), e.what(), e.hint(), std::move(causes));
+  }
+}
+
 }  // namespace
 
 CommandOutput lock(const LockOptions& given) {
@@ -419,7 +433,9 @@ CommandOutput lock(const LockOptions& given) {
       return previous_lock(path, target, lockfiles::read_pins);
     }));
   }
-  const util::ScopeOrExit<LockInputs> gathered(gather_lock_inputs(options));
+  const util::ScopeOrExit<LockInputs> gathered(names_nothing_to_lock(given)
+                                                   ? gathered_or_explained(options, target)
+                                                   : gather_lock_inputs(options));
   const LockInputs& inputs = *gathered;
   CommandOutput out = resolve_and_write(options, inputs, *replaced, start);
   replaced->get();  // its reader's notes are complete
