@@ -151,7 +151,7 @@ json probe_this_machine(const DoctorOptions& options, const std::vector<std::str
   ProbeRequest request;
   request.probe = find_probe(
       options.probe, options.self_executable ? *options.self_executable : self_executable());
-  request.python = options.python ? options.python : default_python();
+  request.python = options.python ? checked_python(*options.python) : default_python();
   request.only = only;
   request.cuda_version_override = options.cuda_version_override;
   request.timeout = options.probe_timeout;

@@ -88,6 +88,18 @@ fs::path self_executable() {
   return error ? fs::path() : self;
 }
 
+std::string checked_python(const std::string& given) {
+  // A bare name is looked up on PATH by the probe, as a shell would.
+  if (given.find('/') == std::string::npos) return given;
+  const fs::path path(given);
+  if (is_executable(path) || is_executable(path / "bin/python") ||
+      is_executable(path / "bin/python3"))
+    return given;
+  throw core::Error(core::ExitCode::bad_input,
+                    "`--python " + given + "` is neither a Python interpreter nor an environment",
+                    "pass the interpreter (`.venv/bin/python`) or the environment (`.venv`)");
+}
+
 std::optional<std::string> default_python() {
   for (const char* variable : {"VIRTUAL_ENV", "CONDA_PREFIX"}) {
     const auto prefix = util::env(variable);

@@ -37,5 +37,8 @@ nlohmann::json read_report(const std::filesystem::path& path);
 std::filesystem::path self_executable();
 // $VIRTUAL_ENV/bin/python, $CONDA_PREFIX/bin/python, then python3 on PATH.
 std::optional<std::string> default_python();
+// `--python` as given, when it names this machine's interpreter or environment (or a bare name the
+// probe finds on PATH); otherwise core::Error (bad_input): a check skipped is not what was asked.
+std::string checked_python(const std::string& given);
 
 }  // namespace bevenv::app

@@ -2,6 +2,7 @@
 #include <catch2/catch.hpp>
 #include <fstream>
 
+#include "doctor_probe.hpp"
 #include "doctor_support.hpp"
 
 namespace bevenv::app {
@@ -93,6 +94,32 @@ TEST_CASE("doctor: finding bevenv-probe") {
       CHECK_THAT(error.hint(), Catch::Contains("--probe PATH"));
     }
   }
+}
+
+TEST_CASE("doctor: `--python` that names neither an interpreter nor an environment is bad input") {
+  const auto dir = test::temp_dir("python-flag");
+  std::filesystem::create_directories(dir / "venv" / "bin");
+  std::ofstream(dir / "venv" / "bin" / "python") << "#!/bin/sh\n";
+  std::filesystem::permissions(dir / "venv" / "bin" / "python", std::filesystem::perms::owner_all);
+  // An interpreter, an environment, and a bare name (looked up on PATH by the probe) pass.
+  CHECK(checked_python((dir / "venv" / "bin" / "python").string()) ==
+        (dir / "venv" / "bin" / "python").string());
+  CHECK(checked_python((dir / "venv").string()) == (dir / "venv").string());
+  CHECK(checked_python("python3") == "python3");
+  for (const auto& wrong : {dir / "nonexistent", dir}) {
+    try {
+      checked_python(wrong.string());
+      FAIL("no error for " + wrong.string());
+    } catch (const core::Error& error) {
+      CHECK(error.code() == core::ExitCode::bad_input);
+      CHECK_THAT(std::string(error.what()), Catch::Contains(wrong.string()));
+    }
+  }
+  // Through the command: the probe is never run for a flag that points nowhere.
+  DoctorOptions options;
+  options.probe = std::filesystem::path(BEVENV_PROBE_EXE);
+  options.python = (dir / "nonexistent").string();
+  CHECK_THROWS_AS(doctor(options), core::Error);
 }
 
 TEST_CASE("doctor: a saved report that is not JSON is bad input") {
