@@ -4,6 +4,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -13,6 +15,7 @@
 
 #include "bevenv/core/error.hpp"
 #include "bevenv/core/sha256.hpp"
+#include "bevenv/util/text.hpp"
 
 namespace bevenv::core {
 namespace {
@@ -44,10 +47,36 @@ bool read_blocks(const std::filesystem::path& path, Take take) {
   return !failed;
 }
 
+// A path as a word a user can paste into a shell: quoted unless every character is plain.
+std::string shell_word(const std::string& path) {
+  const bool plain = !path.empty() && std::all_of(path.begin(), path.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) != 0 || std::strchr("/._-+@%", c) != nullptr;
+  });
+  return plain ? path : util::sh_single_quoted(path);
+}
+
+// Where the path itself is wrong (a directory, or in one that does not exist), the user can
+// fix it: bad input, with what to give instead.
+void check_writable_path(const std::filesystem::path& path) {
+  std::error_code error;
+  if (std::filesystem::is_directory(path, error)) {
+    throw Error(ExitCode::bad_input, "`" + path.string() + "` is a directory",
+                "name the file to write (a path in that directory, for example)");
+  }
+  const std::filesystem::path parent = path.parent_path();
+  if (!parent.empty() && !std::filesystem::is_directory(parent, error)) {
+    throw Error(
+        ExitCode::bad_input,
+        "cannot write `" + path.string() + "`: `" + parent.string() + "` is not a directory",
+        "create it first (`mkdir -p " + shell_word(parent.string()) + "`) or write elsewhere");
+  }
+}
+
 }  // namespace
 
 void write_file_atomic(const std::filesystem::path& path, std::string_view content,
                        Durability durability) {
+  check_writable_path(path);
   const std::string temporary = temporary_name_beside(path);
   const int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
   if (fd < 0) fail_write(path, "create", errno);

@@ -24,13 +24,29 @@ TEST_CASE("write_file_atomic replaces a file and leaves no temporary behind") {
   }
 }
 
-TEST_CASE("write_file_atomic into a missing directory is a clear failure") {
-  const fs::path target = fresh_dir("missing") / "no" / "such" / "dir" / "out.lock";
+TEST_CASE("write_file_atomic into a missing directory is bad input that says how to fix it") {
+  const fs::path missing = fresh_dir("missing") / "no such" / "dir";
+  const fs::path target = missing / "out.lock";
   const auto e =
       bevenv::testing::thrown_error([&] { bevenv::core::write_file_atomic(target, "x"); });
   REQUIRE(e.has_value());
-  CHECK(e->code() == ExitCode::failure);
+  CHECK(e->code() == ExitCode::bad_input);
   CHECK(std::string(e->what()).find(target.string()) != std::string::npos);
+  // The hint's command, pasted into a shell, makes the directory despite the space.
+  CHECK(e->hint() == "create it first (`mkdir -p '" + missing.string() + "'`) or write elsewhere");
+  CHECK(!fs::exists(missing));
+}
+
+TEST_CASE("write_file_atomic over a directory is bad input and leaves it as it was") {
+  const fs::path dir = fresh_dir("over-dir");
+  fs::create_directories(dir / "out.lock");
+  const auto e = bevenv::testing::thrown_error(
+      [&] { bevenv::core::write_file_atomic(dir / "out.lock", "x"); });
+  REQUIRE(e.has_value());
+  CHECK(e->code() == ExitCode::bad_input);
+  CHECK(std::string(e->what()) == "`" + (dir / "out.lock").string() + "` is a directory");
+  CHECK(fs::is_directory(dir / "out.lock"));
+  CHECK(std::distance(fs::directory_iterator(dir), fs::directory_iterator()) == 1);
 }
 
 TEST_CASE("read_file of a missing file is bad input naming the path") {

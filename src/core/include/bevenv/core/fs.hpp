@@ -13,7 +13,8 @@ namespace bevenv::core {
 enum class Durability { synced, unsynced };
 
 // Writes `content` to a temporary file beside `path` and renames it over `path`, so readers
-// never see a half-written file. Throws core::Error (exit code failure) naming the path.
+// never see a half-written file. Throws core::Error naming the path: bad_input when the path is a
+// directory or its directory does not exist, failure when the system refuses the write.
 void write_file_atomic(const std::filesystem::path& path, std::string_view content,
                        Durability durability = Durability::synced);
 // Reads a whole file; throws core::Error (bad_input) naming the path when it cannot be read.
