@@ -302,9 +302,11 @@ CommandOutput written_output(const LockInputs& inputs, const Resolution& resolut
   CommandOutput out;
   char took[32];
   std::snprintf(took, sizeof took, "%.1f ms", ms);
-  out.add("Resolved " + std::to_string(lock.packages.size()) + " packages for " +
+  const std::size_t count = lock.packages.size();
+  out.add("Resolved " + std::to_string(count) + (count == 1 ? " package" : " packages") + " for " +
           lock_subject(inputs) + " (" + inputs.target.describe() + ") in " + took);
-  out.add(headline(lock), Mark::none, 1);
+  // The pins a reader looks for first; a request of other packages has none to name.
+  if (const std::string pins = headline(lock); !pins.empty()) out.add(pins, Mark::none, 1);
   if (const std::string avoided = avoided_line(lock); !avoided.empty()) {
     out.add(avoided, Mark::none, 1);
   }

@@ -2,7 +2,9 @@
 
 #include <variant>
 
+#include "bevenv/core/closest.hpp"
 #include "bevenv/core/error.hpp"
+#include "bevenv/core/name.hpp"
 #include "explain_virtuals.hpp"
 #include "lock_extras.hpp"
 #include "lock_target_gap.hpp"
@@ -115,6 +117,25 @@ void add_tree(CommandOutput& out, const std::vector<std::string>& tree, bool ver
   }
 }
 
+// Offline, the first requirement the user wrote whose package the matrix does not hold: no
+// pin of it can be relaxed; the hint says what it may have been meant to be, and how to read it
+// from an index.
+std::optional<std::string> hint_for_unknown_package(const LockInputs& inputs) {
+  if (!inputs.index_sources.empty()) return std::nullopt;
+  for (const auto& user : inputs.requirements) {
+    const std::string name = core::normalize_name(user.requirement.name);
+    if (inputs.matrix.find_package(name) != nullptr) continue;
+    std::vector<std::string> names;
+    for (const auto& [known, package] : inputs.matrix.packages) names.push_back(known);
+    const std::string near = core::closest(name, names);
+    return "hint: `" + name + "` is not in the matrix" +
+           (near.empty() ? "" : " (did you mean `" + near + "`?)") +
+           "; a package it lacks is read from an index: add `--index-url "
+           "https://pypi.org/simple`";
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 std::string lock_subject(const LockInputs& inputs) {
@@ -142,6 +163,8 @@ CommandOutput unsatisfiable(const LockOptions& options, const LockInputs& inputs
   } else if (none != nullptr) {
     out.add("no known port: " + none->reason, Mark::none, 1);
     out.hint("hint: lock for a GPU the official stack runs on (`--gpu`), or another profile", 0);
+  } else if (const auto unknown = hint_for_unknown_package(inputs)) {
+    out.hint(*unknown, 0);
   } else {
     out.hint(
         "hint: relax or drop a pin named above; `bevenv matrix show PACKAGE` lists the "
