@@ -90,6 +90,14 @@ CommandOutput doctor_log(const DoctorLogOptions& options) {
   context.python = doctor_detail::python_of_log(text);
   std::istringstream in(text);
   const std::vector<LogMatch> found = scan_log(in, matrix ? &*matrix : nullptr, &lines, context);
+  // Nothing to match is not "no known failure": most often the traceback went to stderr.
+  if (lines == 0) {
+    throw core::Error(core::ExitCode::bad_input,
+                      (options.log == "-" ? std::string("standard input") : "`" + name + "`") +
+                          " holds no log lines",
+                      "a traceback goes to stderr: capture both, `python train.py 2>&1 | bevenv "
+                      "doctor --log -` (or `> train.log 2>&1`)");
+  }
   CommandOutput out;
   if (!matrix_note.empty()) {
     out.diagnostics.push_back(Line{

@@ -314,3 +314,27 @@ TEST_CASE("doctor --log: a binary file is refused, with where the binary data st
 
 }  // namespace
 }  // namespace bevenv::app
+
+namespace bevenv::app {
+namespace {
+
+TEST_CASE("doctor --log: an empty log is bad input that says where the traceback went") {
+  const auto dir = test::temp_dir("empty-log");
+  std::ofstream(dir / "train.log") << "";
+  DoctorLogOptions options;
+  options.log = dir / "train.log";
+  try {
+    doctor_log(options);
+    FAIL("an empty log is not a clean one");
+  } catch (const core::Error& e) {
+    CHECK(e.code() == core::ExitCode::bad_input);
+    CHECK(std::string(e.what()) == "`" + (dir / "train.log").string() + "` holds no log lines");
+    CHECK_THAT(e.hint(), Catch::Contains("2>&1"));
+  }
+  // A log of blank lines was read: no failure in it, and no error.
+  std::ofstream(dir / "train.log") << "\n\n";
+  CHECK(doctor_log(options).exit_code == core::ExitCode::ok);
+}
+
+}  // namespace
+}  // namespace bevenv::app

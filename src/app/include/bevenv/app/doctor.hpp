@@ -46,7 +46,8 @@ struct DoctorLogOptions {
   std::filesystem::path log;  // `-` reads standard input
 };
 
-// Names the known failures in a training log or traceback. Exit 1 when one is found.
+// Names the known failures in a training log or traceback. Exit 1 when one is found; an empty
+// log is core::Error (bad_input): the traceback most likely went to stderr.
 CommandOutput doctor_log(const DoctorLogOptions& options);
 
 // ---- Building blocks, public so that tests can drive them without a GPU. ----
