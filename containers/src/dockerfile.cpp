@@ -7,6 +7,7 @@
 #include "bevenv/core/error.hpp"
 #include "bevenv/core/name.hpp"
 #include "bevenv/lockfiles/export.hpp"
+#include "bevenv/util/text.hpp"
 #include "image_plan.hpp"
 #include "safe_text.hpp"
 
@@ -16,7 +17,6 @@ namespace {
 using detail::dockerfile_quote;
 using detail::ImagePlan;
 using detail::PlannedBuild;
-using detail::shell_quote;
 
 constexpr const char* kVenv = "/opt/venv";
 constexpr const char* kPipCache = "--mount=type=cache,target=/root/.cache/pip";
@@ -50,7 +50,7 @@ std::string python_step(const ImagePlan& plan, bool needs_headers) {
          " (the lock's minor version; the patch level is the "
          "distribution's).\n";
   out += "# hadolint ignore=DL3008\n";
-  out += "RUN if ! " + py + " -c " + shell_quote(check) + " 2>/dev/null; then \\\n";
+  out += "RUN if ! " + py + " -c " + util::sh_word(check) + " 2>/dev/null; then \\\n";
   out += "      apt-get update \\\n";
   out += "      && { apt-get install -y --no-install-recommends " + packages + " \\\n";
   out +=
@@ -98,7 +98,7 @@ std::string pip_install_step(const std::string& file, const std::string& index_o
     const auto space = index_option.find(' ');
     out += " " + (space == std::string::npos ? index_option
                                              : index_option.substr(0, space) + " " +
-                                                   shell_quote(index_option.substr(space + 1)));
+                                                   util::sh_word(index_option.substr(space + 1)));
   }
   out += " -r /opt/bevenv/" + file + "\n";
   return out;
@@ -152,7 +152,7 @@ std::string build_exports(const lockfiles::BuildStep& step) {
     env["TORCH_CUDA_ARCH_LIST"] = step.cuda_arch_list;
   }
   std::string out;
-  for (const auto& [name, value] : env) out += " " + name + "=" + shell_quote(value);
+  for (const auto& [name, value] : env) out += " " + name + "=" + util::sh_word(value);
   return out.empty() ? out : "export" + out;
 }
 
@@ -199,7 +199,7 @@ std::string build_step(const PlannedBuild& planned) {
   out += "\n";
   if (!planned.source_package.empty()) {
     // The sdist of the package the build produces, unpacked where the build runs.
-    const std::string pin = shell_quote(planned.source_package + "==" + planned.source_version);
+    const std::string pin = util::sh_word(planned.source_package + "==" + planned.source_version);
     out += "RUN " + std::string(kPipCache) + " \\\n";
     out += "    pip download --no-deps --no-binary=:all: --no-build-isolation";
     if (!planned.source_option.empty()) out += " " + planned.source_option;

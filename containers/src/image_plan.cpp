@@ -7,6 +7,7 @@
 #include "bevenv/core/name.hpp"
 #include "bevenv/core/outside_text.hpp"
 #include "bevenv/lockfiles/export.hpp"
+#include "bevenv/util/text.hpp"
 #include "safe_text.hpp"
 
 namespace bevenv::containers::detail {
@@ -217,9 +218,9 @@ ImagePlan plan_image(const lockfiles::Lockfile& model, const ImageOptions& optio
       planned.source_package = p->name;
       planned.source_version = p->version;
       if (p->source.kind == SourceKind::find_links) {
-        planned.source_option = "--no-index --find-links " + detail::shell_quote(p->source.url);
+        planned.source_option = "--no-index --find-links " + util::sh_word(p->source.url);
       } else if (p->source.kind == SourceKind::index) {
-        planned.source_option = "--index-url " + detail::shell_quote(p->source.url);
+        planned.source_option = "--index-url " + util::sh_word(p->source.url);
       }
       if (b.package.empty()) produced.push_back(core::normalize_name(p->name));
       break;

@@ -2,12 +2,11 @@
 
 #include <algorithm>
 
+#include "bevenv/util/text.hpp"
 #include "safe_text.hpp"
 
 namespace bevenv::containers {
 namespace {
-
-using detail::shell_quote;
 
 // Flags both engines share: shared memory for DataLoader workers (F12), pinned memory without a
 // limit (NCCL and CUDA host allocations), and a stack large enough for PyTorch's threads.
@@ -20,7 +19,7 @@ std::string common_flags(const RunLineOptions& options, const std::string& inter
   }
   out += " --ulimit memlock=-1 --ulimit stack=67108864";
   if (!options.workdir.empty())
-    out += " -v \"$PWD/work_dirs\":" + shell_quote(options.workdir + "/work_dirs");
+    out += " -v \"$PWD/work_dirs\":" + util::sh_word(options.workdir + "/work_dirs");
   return out;
 }
 
@@ -39,7 +38,7 @@ std::string docker_line(const RunLineOptions& options, const std::string& intera
   std::string out = "docker run";
   if (options.gpu) out += " --gpus all";
   out += common_flags(options, interactive);
-  return out + " " + shell_quote(options.image);
+  return out + " " + util::sh_word(options.image);
 }
 
 std::string podman_line(const RunLineOptions& options, const std::string& interactive) {
@@ -47,7 +46,7 @@ std::string podman_line(const RunLineOptions& options, const std::string& intera
   std::string out = "podman run";
   if (options.gpu) out += " --device nvidia.com/gpu=all --security-opt=label=disable";
   out += common_flags(options, interactive);
-  return out + " " + shell_quote(options.image);
+  return out + " " + util::sh_word(options.image);
 }
 
 }  // namespace

@@ -23,18 +23,7 @@ using core::ExitCode;
               "Dockerfile that could change its meaning");
 }
 
-bool is_shell_safe(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-         std::string_view("_./:=+,@%^-").find(c) != std::string_view::npos;
-}
-
 }  // namespace
-
-std::string shell_quote(std::string_view text) {
-  bool plain = !text.empty();
-  for (char c : text) plain = plain && is_shell_safe(c);
-  return plain ? std::string(text) : util::sh_single_quoted(text);
-}
 
 std::string dockerfile_quote(std::string_view text) {
   std::string out = "\"";

@@ -6,8 +6,6 @@
 
 namespace bevenv::containers::detail {
 
-// `'...'` for sh, unless the text is made only of characters sh leaves alone.
-std::string shell_quote(std::string_view text);
 // `"..."` for Dockerfile ENV/LABEL values: `\`, `"` and `$` escaped.
 std::string dockerfile_quote(std::string_view text);
 

@@ -4,8 +4,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <algorithm>
-#include <cctype>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -47,14 +45,6 @@ bool read_blocks(const std::filesystem::path& path, Take take) {
   return !failed;
 }
 
-// A path as a word a user can paste into a shell: quoted unless every character is plain.
-std::string shell_word(const std::string& path) {
-  const bool plain = !path.empty() && std::all_of(path.begin(), path.end(), [](char c) {
-    return std::isalnum(static_cast<unsigned char>(c)) != 0 || std::strchr("/._-+@%", c) != nullptr;
-  });
-  return plain ? path : util::sh_single_quoted(path);
-}
-
 // Where the path itself is wrong (a directory, or in one that does not exist), the user can
 // fix it: bad input, with what to give instead.
 void check_writable_path(const std::filesystem::path& path) {
@@ -68,7 +58,7 @@ void check_writable_path(const std::filesystem::path& path) {
     throw Error(
         ExitCode::bad_input,
         "cannot write `" + path.string() + "`: `" + parent.string() + "` is not a directory",
-        "create it first (`mkdir -p " + shell_word(parent.string()) + "`) or write elsewhere");
+        "create it first (`mkdir -p " + util::sh_word(parent.string()) + "`) or write elsewhere");
   }
 }
 

@@ -1,5 +1,7 @@
 #include "bevenv/util/text.hpp"
 
+#include <algorithm>
+
 namespace bevenv::util {
 
 std::string join(const std::vector<std::string>& items, std::string_view separator) {
@@ -45,6 +47,14 @@ std::string sh_single_quoted(std::string_view text) {
     }
   }
   return out + "'";
+}
+
+std::string sh_word(std::string_view text) {
+  const bool plain = !text.empty() && std::all_of(text.begin(), text.end(), [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+           std::string_view("_./:=+,@%^-").find(c) != std::string_view::npos;
+  });
+  return plain ? std::string(text) : sh_single_quoted(text);
 }
 
 }  // namespace bevenv::util

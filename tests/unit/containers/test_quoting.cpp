@@ -4,6 +4,7 @@
 #include "bevenv/containers/dockerfile.hpp"
 #include "bevenv/core/error.hpp"
 #include "bevenv/core/subprocess.hpp"
+#include "bevenv/util/text.hpp"
 #include "safe_text.hpp"
 #include "test_locks.hpp"
 #include "thrown_error.hpp"
@@ -31,7 +32,7 @@ TEST_CASE("shell_quote round-trips through sh", "[containers][quoting]") {
       "plain-1.0", "a b", "it's", "$(touch /tmp/pwned)", "`id`", "a;b&&c|d", "back\\slash",
       "",          "'",   "x\"y", "7.0;8.6+PTX",         "*?[]"};
   for (const auto& text : texts) {
-    const auto result = core::run_process({"sh", "-c", "printf '%s' " + detail::shell_quote(text)});
+    const auto result = core::run_process({"sh", "-c", "printf '%s' " + util::sh_word(text)});
     INFO(text);
     CHECK(result.exit_code == 0);
     CHECK(result.out == text);

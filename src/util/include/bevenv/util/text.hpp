@@ -23,5 +23,8 @@ bool iequals_ascii(std::string_view text, std::string_view lower);
 // `text` in POSIX sh single quotes: nothing inside is expanded; a quote inside is closed,
 // escaped and reopened (`'it'\''s'`). Always quotes, even text that needs none.
 std::string sh_single_quoted(std::string_view text);
+// `text` as one sh word: as it is when made only of characters sh leaves alone (letters, digits,
+// `_./:=+,@%^-`), else sh_single_quoted.
+std::string sh_word(std::string_view text);
 
 }  // namespace bevenv::util
