@@ -2,7 +2,7 @@
 
 #include <variant>
 
-#include "bevenv/core/closest.hpp"
+#include "bevenv/app/matrix_source.hpp"
 #include "bevenv/core/error.hpp"
 #include "bevenv/core/name.hpp"
 #include "explain_virtuals.hpp"
@@ -125,9 +125,7 @@ std::optional<std::string> hint_for_unknown_package(const LockInputs& inputs) {
   for (const auto& user : inputs.requirements) {
     const std::string name = core::normalize_name(user.requirement.name);
     if (inputs.matrix.find_package(name) != nullptr) continue;
-    std::vector<std::string> names;
-    for (const auto& [known, package] : inputs.matrix.packages) names.push_back(known);
-    const std::string near = core::closest(name, names);
+    const std::string near = package_meant(inputs.matrix, name);
     return "hint: `" + name + "` is not in the matrix" +
            (near.empty() ? "" : " (did you mean `" + near + "`?)") +
            "; a package it lacks is read from an index: add `--index-url "

@@ -1,9 +1,8 @@
 #include <algorithm>
 
 #include "bevenv/app/matrix_commands.hpp"
-#include "bevenv/core/closest.hpp"
+#include "bevenv/app/matrix_source.hpp"
 #include "bevenv/core/error.hpp"
-#include "bevenv/core/name.hpp"
 #include "bevenv/util/text.hpp"
 #include "matrix_text.hpp"
 
@@ -43,44 +42,10 @@ std::vector<std::string> render_table(const std::vector<std::vector<std::string>
   return lines;
 }
 
-// The known name that shares the longest start with `wanted` (3 characters at least): a name
-// typed short, `nuscenes` for `nuscenes-devkit`, is too many edits away to be a typo.
-std::string longest_shared_start(const std::string& wanted, const std::vector<std::string>& names) {
-  std::string best;
-  std::size_t best_length = 2;
-  for (const auto& known : names) {
-    const auto differ = std::mismatch(known.begin(), known.end(), wanted.begin(), wanted.end());
-    const auto length = static_cast<std::size_t>(differ.first - known.begin());
-    if (length > best_length) {
-      best = known;
-      best_length = length;
-    }
-  }
-  return best;
-}
-
-// The shortest known name that `wanted` begins, whole words of it: `opencv` -> `opencv-python`.
-std::string first_words_of(const std::string& wanted, const std::vector<std::string>& names) {
-  std::string best;
-  for (const auto& known : names) {
-    if (known.size() > wanted.size() && known.starts_with(wanted) && known[wanted.size()] == '-' &&
-        (best.empty() || known.size() < best.size()))
-      best = known;
-  }
-  return best;
-}
-
 [[noreturn]] void unknown_package(const matrix::Matrix& m, const std::string& name) {
-  std::vector<std::string> names;
-  for (const auto& [known, package] : m.packages) names.push_back(known);
-  const std::string wanted = core::normalize_name(name);
-  // The first words of a name (`opencv` for `opencv-python`), else a typo (`scikitlearn`), else a
-  // name typed short.
-  std::string best = first_words_of(wanted, names);
-  if (best.empty()) best = core::closest(wanted, names);
-  if (best.empty()) best = longest_shared_start(wanted, names);
-  const std::string hint = best.empty() ? "`bevenv matrix show` lists every package in the matrix"
-                                        : "did you mean `" + best + "`?";
+  const std::string meant = package_meant(m, name);
+  const std::string hint = meant.empty() ? "`bevenv matrix show` lists every package in the matrix"
+                                         : "did you mean `" + meant + "`?";
   throw core::Error(core::ExitCode::bad_input, "`" + name + "` is not in the matrix", hint);
 }
 

@@ -6,6 +6,7 @@
 #include "bevenv/app/doctor.hpp"
 #include "bevenv/core/closest.hpp"
 #include "bevenv/core/error.hpp"
+#include "bevenv/core/name.hpp"
 #include "bevenv/util/env.hpp"
 
 namespace bevenv::app {
@@ -76,6 +77,49 @@ matrix::Matrix load_matrix_or_throw(const MatrixOptions& options) {
       "fix the files named below, or leave out the `--matrix` directory or "
       "`BEVENV_MATRIX_PATH` entry that holds them; `bevenv matrix check` lists them",
       std::move(causes));
+}
+
+namespace {
+
+// The known name that shares the longest start with `wanted` (3 characters at least): a name
+// typed short, `nuscenes` for `nuscenes-devkit`, is too many edits away to be a typo.
+std::string longest_shared_start(const std::string& wanted, const std::vector<std::string>& names) {
+  std::string best;
+  std::size_t best_length = 2;
+  for (const auto& known : names) {
+    const auto differ = std::mismatch(known.begin(), known.end(), wanted.begin(), wanted.end());
+    const auto length = static_cast<std::size_t>(differ.first - known.begin());
+    if (length > best_length) {
+      best = known;
+      best_length = length;
+    }
+  }
+  return best;
+}
+
+// The shortest known name that `wanted` begins, whole words of it: `opencv` -> `opencv-python`.
+std::string first_words_of(const std::string& wanted, const std::vector<std::string>& names) {
+  std::string best;
+  for (const auto& known : names) {
+    if (known.size() > wanted.size() && known.starts_with(wanted) && known[wanted.size()] == '-' &&
+        (best.empty() || known.size() < best.size()))
+      best = known;
+  }
+  return best;
+}
+
+}  // namespace
+
+std::string package_meant(const matrix::Matrix& matrix, std::string_view name) {
+  const std::string wanted = core::normalize_name(name);
+  std::vector<std::string> names;
+  for (const auto& [known, package] : matrix.packages) names.push_back(known);
+  // The first words of a name (`opencv` for `opencv-python`), else a typo (`scikitlearn`), else a
+  // name typed short.
+  std::string best = first_words_of(wanted, names);
+  if (best.empty()) best = core::closest(wanted, names);
+  if (best.empty()) best = longest_shared_start(wanted, names);
+  return best;
 }
 
 const matrix::Profile& profile_or_throw(const matrix::Matrix& matrix, const std::string& name) {

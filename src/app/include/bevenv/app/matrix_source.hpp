@@ -29,4 +29,9 @@ matrix::Matrix load_matrix_or_throw(const MatrixOptions& options);
 // or else listing them all; `given_as` says where the name came from (`--profile`).
 const matrix::Profile& profile_or_throw(const matrix::Matrix& matrix, const std::string& name);
 
+// The package of the matrix that `name`, which the matrix does not hold, most likely means: a
+// name's first words (`opencv`), a typo (`scikitlearn`), or a name typed short (`nuscenes`);
+// empty when none is near.
+std::string package_meant(const matrix::Matrix& matrix, std::string_view name);
+
 }  // namespace bevenv::app
