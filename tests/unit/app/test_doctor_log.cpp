@@ -12,6 +12,7 @@
 #include "bevenv/matrix/loader.hpp"
 #include "doctor_log.hpp"
 #include "doctor_support.hpp"
+#include "thrown_error.hpp"
 
 namespace bevenv::app {
 namespace {
@@ -277,20 +278,19 @@ TEST_CASE("doctor --log: the command's output and exit codes") {
 }
 
 // The message doctor --log refuses `path` with; it must be bad input naming the file.
-std::string log_refusal(const std::filesystem::path& path) {
+// The error `doctor --log PATH` ends in, which must be bad input naming the file, with a hint.
+core::Error log_refused(const std::filesystem::path& path) {
   DoctorLogOptions options;
   options.log = path;
-  try {
-    (void)doctor_log(options);
-  } catch (const core::Error& error) {
-    CHECK(error.code() == core::ExitCode::bad_input);
-    CHECK_THAT(error.what(), Catch::Contains("`" + path.string() + "`"));
-    CHECK_FALSE(error.hint().empty());
-    return error.what();
-  }
-  FAIL("doctor --log read " + path.string());
-  return "";
+  const auto error = bevenv::testing::thrown_error([&] { (void)doctor_log(options); });
+  REQUIRE(error.has_value());
+  CHECK(error->code() == core::ExitCode::bad_input);
+  CHECK_THAT(error->what(), Catch::Contains("`" + path.string() + "`"));
+  CHECK_FALSE(error->hint().empty());
+  return *error;
 }
+
+std::string log_refusal(const std::filesystem::path& path) { return log_refused(path).what(); }
 
 TEST_CASE("doctor --log: FIFOs, devices and directories are refused without reading them") {
   const auto dir = test::temp_dir("logkinds");
@@ -312,25 +312,14 @@ TEST_CASE("doctor --log: a binary file is refused, with where the binary data st
   CHECK_THAT(message, Catch::Contains("binary data (at byte " + std::to_string(nul) + ")"));
 }
 
-}  // namespace
-}  // namespace bevenv::app
-
-namespace bevenv::app {
-namespace {
-
 TEST_CASE("doctor --log: an empty log is bad input that says where the traceback went") {
   const auto dir = test::temp_dir("empty-log");
   std::ofstream(dir / "train.log") << "";
   DoctorLogOptions options;
   options.log = dir / "train.log";
-  try {
-    doctor_log(options);
-    FAIL("an empty log is not a clean one");
-  } catch (const core::Error& e) {
-    CHECK(e.code() == core::ExitCode::bad_input);
-    CHECK(std::string(e.what()) == "`" + (dir / "train.log").string() + "` holds no log lines");
-    CHECK_THAT(e.hint(), Catch::Contains("2>&1"));
-  }
+  const core::Error empty = log_refused(options.log);
+  CHECK(std::string(empty.what()) == "`" + (dir / "train.log").string() + "` holds no log lines");
+  CHECK_THAT(empty.hint(), Catch::Contains("2>&1"));
   // A log of blank lines was read: no failure in it, and no error.
   std::ofstream(dir / "train.log") << "\n\n";
   CHECK(doctor_log(options).exit_code == core::ExitCode::ok);

@@ -4,6 +4,7 @@
 
 #include "doctor_probe.hpp"
 #include "doctor_support.hpp"
+#include "thrown_error.hpp"
 
 namespace bevenv::app {
 namespace {
@@ -107,13 +108,10 @@ TEST_CASE("doctor: `--python` that names neither an interpreter nor an environme
   CHECK(checked_python((dir / "venv").string()) == (dir / "venv").string());
   CHECK(checked_python("python3") == "python3");
   for (const auto& wrong : {dir / "nonexistent", dir}) {
-    try {
-      checked_python(wrong.string());
-      FAIL("no error for " + wrong.string());
-    } catch (const core::Error& error) {
-      CHECK(error.code() == core::ExitCode::bad_input);
-      CHECK_THAT(std::string(error.what()), Catch::Contains(wrong.string()));
-    }
+    const auto error = bevenv::testing::thrown_error([&] { checked_python(wrong.string()); });
+    REQUIRE(error.has_value());
+    CHECK(error->code() == core::ExitCode::bad_input);
+    CHECK_THAT(std::string(error->what()), Catch::Contains(wrong.string()));
   }
   // Through the command: the probe is never run for a flag that points nowhere.
   DoctorOptions options;

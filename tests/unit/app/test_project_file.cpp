@@ -9,6 +9,7 @@
 #include "bevenv/app/project_file.hpp"
 #include "bevenv/core/error.hpp"
 #include "fresh_dir.hpp"
+#include "thrown_error.hpp"
 
 namespace bevenv::app {
 namespace {
@@ -16,30 +17,23 @@ namespace {
 namespace fs = std::filesystem;
 using bevenv::testing::fresh_dir;
 
-std::string refusal(const fs::path& path) {
-  try {
-    (void)read_project_file(path);
-  } catch (const core::Error& error) {
-    CHECK(error.code() == core::ExitCode::bad_input);
-    return error.what();
-  }
-  FAIL("read " + path.string());
-  return "";
+// The error reading `path` ends in, which must be bad input.
+core::Error refused(const fs::path& path) {
+  const auto error = bevenv::testing::thrown_error([&] { (void)read_project_file(path); });
+  REQUIRE(error.has_value());
+  CHECK(error->code() == core::ExitCode::bad_input);
+  return *error;
 }
+
+std::string refusal(const fs::path& path) { return refused(path).what(); }
 
 // The hint of an unknown key, which must also name the key at its position.
 std::string unknown_key_hint(const fs::path& file, const std::string& text,
                              const std::string& position_and_key) {
   std::ofstream(file) << text;
-  try {
-    (void)read_project_file(file);
-  } catch (const core::Error& error) {
-    CHECK(error.code() == core::ExitCode::bad_input);
-    CHECK(std::string(error.what()) == file.string() + ":" + position_and_key);
-    return error.hint();
-  }
-  FAIL("read " + file.string());
-  return "";
+  const core::Error error = refused(file);
+  CHECK(std::string(error.what()) == file.string() + ":" + position_and_key);
+  return error.hint();
 }
 
 TEST_CASE("bevenv.toml: an unknown key's hint says where it belongs, or what it was meant to be") {

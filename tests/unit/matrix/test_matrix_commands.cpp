@@ -5,6 +5,7 @@
 #include "bevenv/app/matrix_commands.hpp"
 #include "bevenv/app/matrix_source.hpp"
 #include "bevenv/core/error.hpp"
+#include "thrown_error.hpp"
 
 using namespace bevenv;
 
@@ -48,12 +49,8 @@ TEST_CASE("matrix show lists versions x variants with the rules touching each") 
 TEST_CASE("matrix show suggests the package a mistyped or shortened name means") {
   ::unsetenv("BEVENV_MATRIX_PATH");
   const auto hint_for = [](const std::string& name) {
-    try {
-      app::matrix_show({{}, name});
-    } catch (const core::Error& e) {
-      return e.hint();
-    }
-    return std::string("(no error)");
+    const auto e = testing::thrown_error([&] { app::matrix_show({{}, name}); });
+    return e ? e->hint() : std::string("(no error)");
   };
   CHECK(hint_for("torchh") == "did you mean `torch`?");
   CHECK(hint_for("scikitlearn") == "did you mean `scikit-learn`?");
@@ -87,13 +84,10 @@ TEST_CASE("matrix show without a package lists every package, and names that lis
     if (entry["name"] == "torch") CHECK(entry["curated"].get<std::size_t>() > 0);
     if (entry["name"] == "absl-py") CHECK(entry["curated"] == 0);
   }
-  try {
-    app::matrix_show({{}, "nosuchpackage"});
-    FAIL("an unknown package is bad input");
-  } catch (const core::Error& e) {
-    CHECK(e.code() == core::ExitCode::bad_input);
-    CHECK(std::string(e.hint()).find("`bevenv matrix show`") != std::string::npos);
-  }
+  const auto unknown = testing::thrown_error([] { app::matrix_show({{}, "nosuchpackage"}); });
+  REQUIRE(unknown.has_value());
+  CHECK(unknown->code() == core::ExitCode::bad_input);
+  CHECK(unknown->hint().find("`bevenv matrix show`") != std::string::npos);
 }
 
 TEST_CASE("matrix rules lists a sourced rule for each version-preventable field failure") {
@@ -109,13 +103,10 @@ TEST_CASE("matrix rules lists a sourced rule for each version-preventable field 
                               "trimesh-networkx"});
   for (const auto& rule : out.json["rules"]) CHECK(!rule["sources"].empty());
   // A failure id the catalogue does not have is bad input, with the id it most likely meant.
-  try {
-    app::matrix_rules({{}, "f3"});
-    FAIL("an unknown failure id is bad input");
-  } catch (const core::Error& e) {
-    CHECK(e.code() == core::ExitCode::bad_input);
-    CHECK(e.hint() == "did you mean `F3`?");
-  }
+  const auto unknown = testing::thrown_error([] { app::matrix_rules({{}, "f3"}); });
+  REQUIRE(unknown.has_value());
+  CHECK(unknown->code() == core::ExitCode::bad_input);
+  CHECK(unknown->hint() == "did you mean `F3`?");
   CHECK_THROWS_AS(app::matrix_rules({{}, "no-such-failure-at-all"}), core::Error);
   // A known failure that no pin prevents lists no rule, and that is no error.
   CHECK(app::matrix_rules({{}, "F1"}).json["rules"].empty());
