@@ -20,16 +20,7 @@ void add_build_image_commands(CLI::App& root, const GlobalOptions& global, Actio
   auto workers = std::make_shared<std::int64_t>(-1);
   auto no_input_check = std::make_shared<bool>(false);
 
-  CLI::App* cmd = root.add_subcommand(
-      "build-image", "Write a Dockerfile and build context from bevenv.lock, and build the image");
-  cmd->footer(
-      "Examples:\n"
-      "  bevenv build-image --context-dir ./bevfusion\n"
-      "  bevenv build-image --dry-run -o image/ --base-image "
-      "mirror.local/cuda:11.3.1-cudnn8-devel-ubuntu20.04\n"
-      "  bevenv build-image --builder buildah --builder-arg=--storage-driver=vfs\n"
-      "Exit codes: 0 built (or written with --dry-run), 2 bad or stale lockfile, 3 builder "
-      "failed.");
+  CLI::App* cmd = add_command(root, "build-image");
   add_lockfile_option(*cmd, *lockfile);
   cmd->add_option("-o,--output", *output, "Directory for Dockerfile, context.tar and run.sh")
       ->capture_default_str()

@@ -28,6 +28,10 @@ inline app::MatrixOptions matrix_options(const GlobalOptions& global) {
   return options;
 }
 
+// A subcommand with the summary and help footer command_help.cpp holds for it
+// (`matrix show` under `matrix`).
+CLI::App* add_command(CLI::App& parent, const std::string& name);
+
 // `--lockfile FILE`, as every command that reads a lock takes it; lockfile_or_default() then
 // resolves an empty one.
 inline CLI::Option* add_lockfile_option(CLI::App& command, std::string& lockfile) {

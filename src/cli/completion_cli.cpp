@@ -34,13 +34,7 @@ std::string render(const std::string& shell, const Command& tree) {
 
 void add_completion_commands(CLI::App& root, const GlobalOptions& global, Action& action) {
   auto shell = std::make_shared<std::string>();
-  CLI::App* cmd = root.add_subcommand("completions", "Print a shell completion script");
-  cmd->footer(
-      "Install (then start a new shell):\n"
-      "  bevenv completions bash > ~/.local/share/bash-completion/completions/bevenv\n"
-      "  bevenv completions zsh > \"${fpath[1]}/_bevenv\"\n"
-      "  bevenv completions fish > ~/.config/fish/completions/bevenv.fish\n"
-      "Profile, package and GPU names are those of the matrix when the script is written.");
+  CLI::App* cmd = add_command(root, "completions");
   add_choice(*cmd, "shell", *shell, {"bash", "zsh", "fish"})->required();
   // The tree is walked when the action runs: by then every command, this one included, is
   // registered.

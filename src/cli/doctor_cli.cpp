@@ -84,17 +84,7 @@ void add_launch_options(CLI::App& doctor, DoctorFlags& flags, CLI::Option* launc
 
 void add_doctor_commands(CLI::App& root, const GlobalOptions& global, Action& action) {
   auto flags = std::make_shared<DoctorFlags>();
-  CLI::App* doctor = root.add_subcommand(
-      "doctor", "Check this host and environment against the lockfile and the matrix");
-  doctor->footer(
-      "Examples:\n"
-      "  bevenv doctor                          every check, against ./bevenv.lock if present\n"
-      "  bevenv doctor --check shm              one check (runs only the probes it needs)\n"
-      "  bevenv doctor --log work_dirs/train.log   name known failures in a log\n"
-      "  bevenv doctor --record                 keep the verdicts for later locks\n"
-      "  bevenv doctor --launcher srun --nodes 2 --gpus-per-node 8   the same on a cluster\n"
-      "Exit codes: 0 no problem (warnings allowed), 1 a problem was found, 2 bad input,\n"
-      "3 the probe could not run. Check ids: docs/doctor.md.");
+  CLI::App* doctor = add_command(root, "doctor");
   for (const TextOption& option : kTextOptions) {
     doctor->add_option(option.name, (*flags).*option.value, option.help)
         ->type_name(option.value_name);

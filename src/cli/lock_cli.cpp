@@ -10,10 +10,7 @@ void add_lock_commands(CLI::App& root, const GlobalOptions& global, Action& acti
   auto project = std::make_shared<std::string>();
   auto output = std::make_shared<std::string>();
   auto requirements_file = std::make_shared<std::string>();
-  CLI::App* lock = root.add_subcommand("lock", "Resolve a profile for a target into bevenv.lock");
-  lock->footer(
-      "Example:\n  bevenv lock --profile bevfusion --python 3.8 --cuda-driver 12.2 --gpu sm_86\n"
-      "Target facts come from flags, else from bevenv.toml, else from the profile.");
+  CLI::App* lock = add_command(root, "lock");
   lock->add_option("--profile", lock_options->profile, "Profile from the matrix (e.g. bevfusion)");
   add_repeatable(*lock, "--require", lock_options->requirements, "SPEC",
                  "Extra PEP 508 requirement");
@@ -65,8 +62,7 @@ void add_lock_commands(CLI::App& root, const GlobalOptions& global, Action& acti
 
   auto why_options = std::make_shared<app::WhyOptions>();
   auto why_lockfile = std::make_shared<std::string>();
-  CLI::App* why = root.add_subcommand("why", "Explain why a package is pinned in the lockfile");
-  why->footer("Example:\n  bevenv why setuptools");
+  CLI::App* why = add_command(root, "why");
   why->add_option("package", why_options->package, "Package name")->required();
   add_lockfile_option(*why, *why_lockfile);
   why->callback([&action, why_options, why_lockfile] {
@@ -80,14 +76,7 @@ void add_lock_commands(CLI::App& root, const GlobalOptions& global, Action& acti
   auto export_lockfile = std::make_shared<std::string>();
   auto export_format = std::make_shared<std::string>("requirements");
   auto export_output = std::make_shared<std::string>();
-  CLI::App* exp =
-      root.add_subcommand("export", "Write the lockfile as requirements.txt, pylock.toml or JSON");
-  exp->footer(
-      "Example:\n  bevenv export --format requirements -o requirements.txt\n"
-      "  pip install --no-deps -r requirements.unhashed.txt  # written when some package has no "
-      "hash\n"
-      "  pip install --no-deps --require-hashes -r requirements.txt\n"
-      "  bevenv export --format pylock -o pylock.toml  # PEP 751, for uv pip install -r");
+  CLI::App* exp = add_command(root, "export");
   add_choice(*exp, "--format", *export_format, {"requirements", "pylock", "json"})
       ->capture_default_str();
   add_lockfile_option(*exp, *export_lockfile);

@@ -29,8 +29,7 @@ void add_matrix_commands(CLI::App& root, const GlobalOptions& global, Action& ac
   matrix->require_subcommand(1);
 
   auto check_dirs = std::make_shared<std::vector<std::string>>();
-  CLI::App* check = matrix->add_subcommand("check", "Validate the matrix; list every error");
-  check->footer("Examples:\n  bevenv matrix check\n  bevenv matrix check ./my-overlay");
+  CLI::App* check = add_command(*matrix, "check");
   check->add_option("dir", *check_dirs,
                     "Overlay directories to validate on top of the embedded data");
   check->callback([&global, &action, check_dirs] {
@@ -40,21 +39,15 @@ void add_matrix_commands(CLI::App& root, const GlobalOptions& global, Action& ac
     action = [options] { return app::matrix_check(options); };
   });
 
-  CLI::App* show = matrix->add_subcommand(
-      "show", "Versions and variants of a package, with rules; without one, every package");
-  show->footer("Examples:\n  bevenv matrix show torch\n  bevenv matrix show");
+  CLI::App* show = add_command(*matrix, "show");
   take_text(show, global, action, "package", "Package name (any spelling)",
             &app::MatrixShowOptions::package, app::matrix_show);
 
-  CLI::App* rules =
-      matrix->add_subcommand("rules", "The known-bad catalogue: symptom, fix, sources");
-  rules->footer("Examples:\n  bevenv matrix rules\n  bevenv matrix rules --failure F3");
+  CLI::App* rules = add_command(*matrix, "rules");
   take_text(rules, global, action, "--failure", "Only rules for this field failure (F1..F12)",
             &app::MatrixRulesOptions::failure, app::matrix_rules);
 
-  CLI::App* profiles =
-      matrix->add_subcommand("profiles", "The profiles; with a name, its pins, port and caveats");
-  profiles->footer("Examples:\n  bevenv matrix profiles\n  bevenv matrix profiles uniad-2.0");
+  CLI::App* profiles = add_command(*matrix, "profiles");
   take_text(profiles, global, action, "profile", "Profile name",
             &app::MatrixProfilesOptions::profile, app::matrix_profiles);
 
@@ -62,12 +55,7 @@ void add_matrix_commands(CLI::App& root, const GlobalOptions& global, Action& ac
   auto snapshot_out = std::make_shared<std::string>();
   auto snapshot_config = std::make_shared<std::string>();
   auto snapshot_max = std::make_shared<std::size_t>(0);
-  CLI::App* snap = matrix->add_subcommand(
-      "snapshot", "Read the real index and write the generated layer (matrix/generated/pypi.toml)");
-  snap->footer(
-      "Run from the repository root. Example:\n"
-      "  bevenv matrix snapshot --date 2026-12-01\n"
-      "Roots: every profile's requirements and the `roots` of matrix/snapshot.toml.");
+  CLI::App* snap = add_command(*matrix, "snapshot");
   snap->add_option("--date", snapshot->date, "The snapshot's date (default: today, UTC)")
       ->type_name("YYYY-MM-DD");
   snap->add_option("-o,--output", *snapshot_out, "Directory to write pypi.toml into")

@@ -17,14 +17,7 @@ struct SyncArguments {
 
 void add_sync_commands(CLI::App& root, const GlobalOptions& global, Action& action) {
   auto args = std::make_shared<SyncArguments>();
-  CLI::App* sync =
-      root.add_subcommand("sync", "Make a virtual environment exactly the lock (hash-checked)");
-  sync->footer(
-      "Examples:\n"
-      "  bevenv sync --venv .venv             create or fix .venv, then doctor's env checks\n"
-      "  bevenv sync --venv .venv --dry-run   print the plan; exit 1 when .venv differs\n"
-      "Exit codes: 0 the venv matches the lock, 1 it differs (--dry-run, or after installing),\n"
-      "2 bad input (no lockfile, no interpreter for the lock's Python), 3 the installer failed.");
+  CLI::App* sync = add_command(root, "sync");
   sync->add_option("--venv", args->venv, "The venv to sync (created when it does not exist)")
       ->required()
       ->type_name("PATH");
