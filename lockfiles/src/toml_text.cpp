@@ -8,11 +8,13 @@
 
 namespace bevenv::lockfiles::detail {
 
-std::string toml_string(std::string_view text, std::string_view field) {
-  if (!util::is_valid_utf8(text))
-    throw core::Error(core::ExitCode::failure,
-                      "internal error: `" + std::string(field) + "` is not valid UTF-8",
+std::string toml_string(std::string_view text, std::string_view table, std::string_view key) {
+  if (!util::is_valid_utf8(text)) {
+    std::string field(table);
+    if (!key.empty()) field.append(field.empty() ? "" : ".").append(key);
+    throw core::Error(core::ExitCode::failure, "internal error: `" + field + "` is not valid UTF-8",
                       "report this as a bug in bevenv");
+  }
   return util::toml_basic_string(text);
 }
 

@@ -7,8 +7,10 @@
 namespace bevenv::lockfiles::detail {
 
 // A TOML basic string with its quotes: `"`, `\` and control characters escaped, other UTF-8
-// kept as is. Throws core::Error (failure) when `text` is not valid UTF-8, naming `field`.
-std::string toml_string(std::string_view text, std::string_view field);
+// kept as is. Throws core::Error (failure) when `text` is not valid UTF-8, naming the field
+// `table.key` (or whichever of the two is given): the name is made only then, not for each of
+// the thousands of values a lockfile writes.
+std::string toml_string(std::string_view text, std::string_view table, std::string_view key = {});
 // A key: bare when it is only ASCII letters, digits, `-` and `_`; quoted otherwise.
 std::string toml_key(std::string_view key, std::string_view field);
 }  // namespace bevenv::lockfiles::detail

@@ -46,7 +46,7 @@ class TomlWriter {
   std::string field(std::string_view key) const { return field_of(table_, key); }
 
   void string(std::string_view key, std::string_view value) {
-    out_.append(key).append(" = ").append(toml_string(value, field(key))).append("\n");
+    out_.append(key).append(" = ").append(toml_string(value, table_, key)).append("\n");
   }
   void optional_string(std::string_view key, std::string_view value) {
     if (!value.empty()) string(key, value);
@@ -96,7 +96,7 @@ class InlineTable {
  public:
   explicit InlineTable(std::string table) : table_(std::move(table)) {}
   InlineTable& string(std::string_view key, std::string_view value) {
-    return raw(key, toml_string(value, field_of(table_, key)));
+    return raw(key, toml_string(value, table_, key));
   }
   InlineTable& raw(std::string_view key, std::string_view value) {
     text_.append(text_.empty() ? "{ " : ", ").append(key).append(" = ").append(value);

@@ -39,6 +39,11 @@ Utf8Char decode_utf8(std::string_view text, std::size_t pos) {
 
 bool is_valid_utf8(std::string_view text) {
   for (std::size_t pos = 0; pos < text.size();) {
+    // ASCII, nearly every byte a lockfile writes, needs no decoding.
+    if (static_cast<unsigned char>(text[pos]) < 0x80) {
+      ++pos;
+      continue;
+    }
     const Utf8Char c = decode_utf8(text, pos);
     if (!c.valid) return false;
     pos += c.length;
