@@ -61,65 +61,57 @@ Expected<Version, ParseError> Version::parse(std::string_view text) {
     if (begin == text.size()) error = pep440::ErrorAt{"expected a version, found nothing", 0};
     return unexpected(pep440::to_parse_error(text, *error));
   }
+  return made(std::move(static_cast<VersionParts&>(scan)));
+}
+
+Version Version::made(Parts parts) {
+  auto shared = std::make_shared<Made>();
+  std::string& out = shared->text;
+  append_release(out, parts.epoch, parts.release);
+  if (parts.pre) {
+    out += pre_tag(parts.pre->kind);
+    out += std::to_string(parts.pre->number);
+  }
+  if (parts.post) {
+    out += ".post";
+    out += std::to_string(*parts.post);
+  }
+  if (parts.dev) {
+    out += ".dev";
+    out += std::to_string(*parts.dev);
+  }
+  shared->public_length = out.size();
+  for (std::size_t i = 0; i < parts.local.size(); ++i) {
+    out += i == 0 ? '+' : '.';
+    if (std::holds_alternative<std::uint64_t>(parts.local[i])) {
+      out += std::to_string(std::get<std::uint64_t>(parts.local[i]));
+    } else {
+      out += std::get<std::string>(parts.local[i]);
+    }
+  }
+  shared->parts = std::move(parts);
   Version v;
-  v.parts_ = std::make_shared<const Parts>(std::move(static_cast<VersionParts&>(scan)));
+  v.made_ = std::move(shared);
   return v;
 }
 
 std::string Version::public_string() const {
-  std::string out;
-  append_release(out, epoch(), release());
-  if (pre()) {
-    out += pre_tag(pre()->kind);
-    out += std::to_string(pre()->number);
-  }
-  if (post()) {
-    out += ".post";
-    out += std::to_string(*post());
-  }
-  if (dev()) {
-    out += ".dev";
-    out += std::to_string(*dev());
-  }
-  return out;
+  return made_ ? made_->text.substr(0, made_->public_length) : std::string();
 }
 
 std::string Version::local_string() const {
-  std::string out;
-  const std::vector<LocalSegment>& segments = local();
-  for (std::size_t i = 0; i < segments.size(); ++i) {
-    if (i != 0) out += '.';
-    if (std::holds_alternative<std::uint64_t>(segments[i])) {
-      out += std::to_string(std::get<std::uint64_t>(segments[i]));
-    } else {
-      out += std::get<std::string>(segments[i]);
-    }
-  }
-  return out;
+  return has_local() ? made_->text.substr(made_->public_length + 1) : std::string();
 }
 
-std::string Version::to_string() const {
-  std::string out = public_string();
-  if (has_local()) {
-    out += '+';
-    out += local_string();
-  }
-  return out;
-}
+std::string Version::to_string() const { return made_ ? made_->text : std::string(); }
 
 Version Version::without_local() const {
   if (!has_local()) return *this;
-  Version v;
   const Parts& p = parts();
-  v.parts_ = std::make_shared<const Parts>(Parts{p.epoch, p.release, p.pre, p.post, p.dev, {}});
-  return v;
+  return made(Parts{p.epoch, p.release, p.pre, p.post, p.dev, {}});
 }
 
-Version Version::base_version() const {
-  Version v;
-  v.parts_ = std::make_shared<const Parts>(Parts{epoch(), release(), {}, {}, {}, {}});
-  return v;
-}
+Version Version::base_version() const { return made(Parts{epoch(), release(), {}, {}, {}, {}}); }
 
 const Version::Parts Version::kNone;
 

@@ -68,12 +68,20 @@ class Version {
 
  private:
   using Parts = VersionParts;
+  // The parts and the canonical text they make, written once when the version is made: a lock
+  // asks the text of thousands of versions, many of them several times.
+  struct Made {
+    Parts parts;
+    std::string text;               // `1.10.1+cu113`
+    std::size_t public_length = 0;  // `1.10.1`
+  };
+  static Version made(Parts parts);
   static const Parts kNone;  // what a default-constructed version holds
-  const Parts& parts() const { return parts_ ? *parts_ : kNone; }
+  const Parts& parts() const { return made_ ? made_->parts : kNone; }
 
-  // Shared and never changed once parsed: a version is copied into every record, requirement
+  // Shared and never changed once made: a version is copied into every record, requirement
   // and specifier that names it, and a copy costs no allocation.
-  std::shared_ptr<const Parts> parts_;
+  std::shared_ptr<const Made> made_;
 };
 
 }  // namespace bevenv::core
