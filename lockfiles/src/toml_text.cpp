@@ -8,11 +8,16 @@
 
 namespace bevenv::lockfiles::detail {
 
+std::string field_of(std::string_view table, std::string_view key) {
+  std::string field(table);
+  if (!key.empty()) field.append(field.empty() ? "" : ".").append(key);
+  return field;
+}
+
 std::string toml_string(std::string_view text, std::string_view table, std::string_view key) {
   if (!util::is_valid_utf8(text)) {
-    std::string field(table);
-    if (!key.empty()) field.append(field.empty() ? "" : ".").append(key);
-    throw core::Error(core::ExitCode::failure, "internal error: `" + field + "` is not valid UTF-8",
+    throw core::Error(core::ExitCode::failure,
+                      "internal error: `" + field_of(table, key) + "` is not valid UTF-8",
                       "report this as a bug in bevenv");
   }
   return util::toml_basic_string(text);

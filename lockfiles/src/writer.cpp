@@ -14,18 +14,13 @@
 namespace bevenv::lockfiles {
 namespace {
 
+using detail::field_of;
 using detail::toml_key;
 using detail::toml_string;
 
 // Arrays that fit on one line stay on one line; longer ones get one element per line so that
 // a change to one element is a one-line diff.
 constexpr std::size_t kLineLimit = 100;
-
-// Where a value sits, `table.key`, is how an error about it names it: `target.python`,
-// `package[3].artifacts[0].url`. Top-level keys have no table.
-std::string field_of(const std::string& table, std::string_view key) {
-  return table.empty() ? std::string(key) : table + "." + std::string(key);
-}
 
 class TomlWriter {
  public:
