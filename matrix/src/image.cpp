@@ -13,6 +13,7 @@
 
 #include "bevenv/util/bytes.hpp"
 #include "image_fields.hpp"
+#include "stand_ins.hpp"
 
 // Layout: the magic line, the format number, the digest of the data files, the tables of
 // distinct texts (names and URLs; versions, specifiers and markers as canonical text),
@@ -23,7 +24,7 @@ namespace {
 
 constexpr std::string_view kMagic = "bevenv matrix image\n";
 // Raised whenever the layout changes, so that an image of another layout is never misread.
-constexpr std::uint64_t kFormat = 4;
+constexpr std::uint64_t kFormat = 5;
 
 // A field added to one of these records must be listed in image_fields.hpp; this size check
 // (for the one ABI the project builds on) makes that hard to forget.
@@ -96,6 +97,16 @@ class ImageWriter {
   void put(const core::SpecifierSet& s) { put(s.specifiers()); }
   void put(const core::Marker& m) { intern(Table::marker, m.empty() ? "" : m.to_string()); }
   void put(const core::Requirement& r) { (*this)(r.name, r.extras, r.specifier, r.url, r.marker); }
+  // A list of requirements after its length in bytes: the reader decodes each distinct list once
+  // (807 distinct lists among 4,764 generated releases) and copies it for the others.
+  void put(const std::vector<core::Requirement>& list) {
+    std::string outer = std::exchange(body_, {});
+    number(list.size());
+    for (const core::Requirement& r : list) put(r);
+    std::string encoded = std::exchange(body_, std::move(outer));
+    number(encoded.size());
+    body_ += encoded;
+  }
   template <class T>
   void put(const std::optional<T>& o) {
     put(o.has_value());
@@ -275,6 +286,17 @@ class ImageReader {
     m = parsed_at(Table::marker, markers_, id);
   }
   void get(core::Requirement& r) { (*this)(r.name, r.extras, r.specifier, r.url, r.marker); }
+  void get(std::vector<core::Requirement>& list) {
+    const std::string_view encoded = bytes_.take(count());
+    auto [at, added] = requirement_lists_.try_emplace(encoded);
+    if (added) {
+      util::ByteReader outer = std::exchange(bytes_, util::ByteReader(encoded));
+      get<core::Requirement>(at->second);
+      if (!bytes_.done()) throw util::DamagedBytes{};
+      bytes_ = outer;
+    }
+    list = at->second;
+  }
   template <class T>
   void get(std::optional<T>& o) {
     bool present = false;
@@ -329,6 +351,7 @@ class ImageReader {
   std::vector<std::optional<core::Specifier>> specifiers_;
   std::vector<std::optional<core::Marker>> markers_;
   std::unordered_map<std::string_view, core::SpecifierSet> sets_;  // by their encoded ids
+  std::unordered_map<std::string_view, std::vector<core::Requirement>> requirement_lists_;
 };
 
 }  // namespace
@@ -348,8 +371,10 @@ std::optional<Matrix> read_image(std::string_view image, std::string_view digest
     reader(matrix);
     if (!reader.done()) return std::nullopt;
     // As drop_generated_releases(): a package with only generated releases leaves too.
-    if (without_generated)
+    if (without_generated) {
       std::erase_if(matrix.packages, [](const auto& p) { return p.second.versions.empty(); });
+      forget_stand_ins(matrix);  // a curated release's stand-in may have been generated
+    }
     return matrix;
   } catch (const util::DamagedBytes&) {  // not what this build writes
     return std::nullopt;

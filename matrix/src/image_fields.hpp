@@ -26,7 +26,7 @@ BEVENV_IMAGE_FIELDS(Provenance, p, p.index, p.read)
 BEVENV_IMAGE_FIELDS(PackageVersion, v, v.name, v.version, v.local_is_published, v.requirements,
                     v.python, v.cuda, v.sass, v.ptx, v.index_url, v.find_links, v.artifact_url,
                     v.sha256, v.artifacts, v.generated, v.build, v.build_step, v.deps_complete,
-                    v.note, v.sources, v.origin)
+                    v.newer_stands_for, v.note, v.sources, v.origin)
 BEVENV_IMAGE_FIELDS(Package, p, p.name, p.versions)
 BEVENV_IMAGE_FIELDS(PackageCondition, c, c.name, c.specifier)
 BEVENV_IMAGE_FIELDS(TargetCondition, c, c.python, c.cuda_driver, c.gpu_arch, c.platform)

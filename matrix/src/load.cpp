@@ -9,6 +9,7 @@
 #include "load_files.hpp"
 #include "plain_packages.hpp"
 #include "sections.hpp"
+#include "stand_ins.hpp"
 
 namespace bevenv::matrix {
 namespace {
@@ -178,6 +179,7 @@ LoadResult detail::load_files(const std::vector<const SourceFile*>& files, bool 
     sort_diagnostics(diagnostics);
     return core::unexpected(std::move(diagnostics));
   }
+  mark_stand_ins(matrix);
   return matrix;
 }
 

@@ -5,6 +5,7 @@
 #include "bevenv/matrix/loader.hpp"
 #include "image.hpp"
 #include "load_files.hpp"
+#include "stand_ins.hpp"
 
 namespace bevenv::matrix {
 namespace {
@@ -22,6 +23,7 @@ void drop_generated_releases(Matrix& matrix) {
     std::erase_if(versions, [](const PackageVersion& v) { return v.generated.has_value(); });
     it = versions.empty() ? matrix.packages.erase(it) : std::next(it);
   }
+  detail::forget_stand_ins(matrix);  // a curated release's stand-in may have been generated
 }
 
 }  // namespace

@@ -229,28 +229,33 @@ struct Resolution {
 
 Resolution resolve_in(RecordScope scope, const LockOptions& options, const LockInputs& inputs,
                       ReplacedLock& replaced) {
-  Resolution out{
-      translate(inputs, requested_extras(inputs), scope), open_index(options, inputs), {}};
-  Translation& translation = out.translation;
+  std::unique_ptr<IndexSession> index = open_index(options, inputs);
   // The replaced lock's pins are preferences, which only the solves read.
-  const auto keep_pins = [&] {
-    if (const lockfiles::PinnedLock* previous = replaced.get())
-      keep_previous_pins(translation, inputs, *previous, options);
-  };
+  std::vector<solver::Preference> previous_pins;
+  if (const lockfiles::PinnedLock* previous = replaced.get())
+    previous_pins = previous_pin_preferences(inputs, *previous, options);
   // Package indexes: records for uncurated packages, read as solves need them (lock_index.cpp).
-  if (out.index && !options.read_all_metadata) {
-    out.result = solve_with_index(*out.index, inputs, translation, keep_pins);
+  if (index && !options.read_all_metadata) {
+    Resolution out{translate(inputs, requested_extras(inputs), scope), std::move(index), {}};
+    out.result = solve_with_index(*out.index, inputs, out.translation, [&] {
+      keep_previous_pins(out.translation, std::move(previous_pins));
+    });
     return out;
   }
-  keep_pins();
+  // Offline, extras are records of their own, so one solve settles them, and over the
+  // installable records alike versions are merged: the releases a newer one stands for make no
+  // record (lock_stand_ins.hpp). (Over all records, the explanation of an unsolvable request
+  // names each version. The index search reads extras as it goes.)
+  const bool merges_alike = !index && scope == RecordScope::installable;
+  Resolution out{
+      translate(inputs, requested_extras(inputs), scope, merges_alike ? &previous_pins : nullptr),
+      std::move(index),
+      {}};
+  Translation& translation = out.translation;
+  keep_previous_pins(translation, std::move(previous_pins));
   if (out.index) add_index_records(*out.index, inputs, translation);
-  // Offline, extras are records of their own, so one solve settles them. (The index search
-  // reads extras as it goes.)
-  if (!out.index) {
-    add_extra_records(translation, inputs);
-    // Over all records, the explanation of an unsolvable request names each version.
-    if (scope == RecordScope::installable) merge_alike_versions(translation);
-  }
+  if (!out.index) add_extra_records(translation, inputs);
+  if (merges_alike) merge_alike_versions(translation);
   out.result = solve_with_preferences(translation, inputs);
   return out;
 }

@@ -1,5 +1,7 @@
 #include "lock_keep.hpp"
 
+#include <algorithm>
+#include <iterator>
 #include <map>
 
 #include "bevenv/core/closest.hpp"
@@ -55,10 +57,11 @@ std::vector<std::string> upgrade_names(const lockfiles::PinnedLock& previous,
 
 }  // namespace
 
-void keep_previous_pins(Translation& translation, const LockInputs& inputs,
-                        const lockfiles::PinnedLock& previous, const LockOptions& options) {
+std::vector<solver::Preference> previous_pin_preferences(const LockInputs& inputs,
+                                                         const lockfiles::PinnedLock& previous,
+                                                         const LockOptions& options) {
   const std::vector<std::string> moving = upgrade_names(previous, options);
-  if (options.upgrade || !same_target(previous, inputs)) return;
+  if (options.upgrade || !same_target(previous, inputs)) return {};
   std::vector<solver::Preference> kept;
   for (const auto& p : previous.pins) {
     const std::string name = core::normalize_name(p.name);
@@ -68,8 +71,13 @@ void keep_previous_pins(Translation& translation, const LockInputs& inputs,
     if (!exact) continue;  // a version the reader accepted always parses; never guess
     kept.push_back({name, std::move(exact).value()});
   }
+  return kept;
+}
+
+void keep_previous_pins(Translation& translation, std::vector<solver::Preference> kept) {
   auto& preferred = translation.request.preferred;
-  preferred.insert(preferred.begin(), kept.begin(), kept.end());
+  preferred.insert(preferred.begin(), std::make_move_iterator(kept.begin()),
+                   std::make_move_iterator(kept.end()));
 }
 
 std::vector<std::string> pin_changes(const lockfiles::PinnedLock& previous,

@@ -13,11 +13,16 @@
 
 namespace bevenv::app {
 
-// Puts the pins of `previous` at the front of the preferences (rules' preferences, later in the
-// list, win over them), when `previous` is a lock of the same profile and target. Throws
-// core::Error(bad_input) for an `--upgrade-package` name that `previous` does not pin.
-void keep_previous_pins(Translation& translation, const LockInputs& inputs,
-                        const lockfiles::PinnedLock& previous, const LockOptions& options);
+// The pins of `previous` as preferences, when `previous` is a lock of the same profile and
+// target (none otherwise). Throws core::Error(bad_input) for an `--upgrade-package` name that
+// `previous` does not pin.
+std::vector<solver::Preference> previous_pin_preferences(const LockInputs& inputs,
+                                                         const lockfiles::PinnedLock& previous,
+                                                         const LockOptions& options);
+
+// Puts `kept` at the front of the preferences (rules' preferences, later in the list, win over
+// them).
+void keep_previous_pins(Translation& translation, std::vector<solver::Preference> kept);
 
 // `torch 1.10.1+cu113 -> 1.10.2+cu113`, `+ six 1.16.0`, `- tqdm 4.66.0`: the pins that differ.
 std::vector<std::string> pin_changes(const lockfiles::PinnedLock& previous,

@@ -16,6 +16,7 @@
 #include "lock_forced.hpp"
 #include "lock_generated.hpp"
 #include "lock_root_pins.hpp"
+#include "lock_stand_ins.hpp"
 #include "target_kernels.hpp"
 
 namespace bevenv::app {
@@ -367,7 +368,8 @@ struct CuratedRecords {
 
 namespace {
 
-void add_records(const LockInputs& inputs, Translation& out) {
+void add_records(const LockInputs& inputs, Translation& out,
+                 const std::vector<solver::Preference>* merge_alike_later) {
   // With an index, a curated package that only an index's release requires is still the
   // matrix's to describe, and which packages those are the search finds out: each package's
   // records are made when it first meets it (add_curated_records()).
@@ -389,9 +391,14 @@ void add_records(const LockInputs& inputs, Translation& out) {
     if (reached.count(&package) != 0) builds += package.versions.size();
   }
   out.database.reserve(out.database.size() + builds + kVirtualRecords);
+  std::optional<StandIns> stand_ins;
+  if (merge_alike_later != nullptr && in_force != nullptr)
+    stand_ins.emplace(out.request, *merge_alike_later, out.extras);
   for (const auto& [name, package] : inputs.matrix.packages) {
     if (reached.count(&package) == 0) continue;
-    for (const auto& build : package.versions) {
+    for (std::size_t i = 0; i < package.versions.size(); ++i) {
+      const matrix::PackageVersion& build = package.versions[i];
+      if (stand_ins && stand_ins->leaves_out(package, i)) continue;
       if (in_force == nullptr || !in_force->rules_out(build)) maker.add(build, out);
     }
   }
@@ -493,7 +500,8 @@ std::vector<solver::Dependency> rule_requirements(const Translation& translation
   return out;
 }
 
-Translation translate(const LockInputs& inputs, ExtrasAsked extras, RecordScope scope) {
+Translation translate(const LockInputs& inputs, ExtrasAsked extras, RecordScope scope,
+                      const std::vector<solver::Preference>* merge_alike_later) {
   Translation out;
   out.scope = scope;
   out.extras = std::move(extras);
@@ -522,7 +530,7 @@ Translation translate(const LockInputs& inputs, ExtrasAsked extras, RecordScope 
   for (const matrix::Rule* rule : active) add_rule(*rule, out);
   add_observed(inputs, out);
   // Last: the request's requirements decide which records are made.
-  add_records(inputs, out);
+  add_records(inputs, out, merge_alike_later);
   return out;
 }
 

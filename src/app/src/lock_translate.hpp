@@ -103,8 +103,12 @@ struct Translation {
   std::shared_ptr<CuratedRecords> curated;
 };
 
+// With `merge_alike_later` (an offline solve that merges alike versions and adds these
+// preferences after translation, installable scope only), the releases a newer release stands
+// for make no record (lock_stand_ins.hpp): the solver would leave their records out.
 Translation translate(const LockInputs& inputs, ExtrasAsked extras = {},
-                      RecordScope scope = RecordScope::all);
+                      RecordScope scope = RecordScope::all,
+                      const std::vector<solver::Preference>* merge_alike_later = nullptr);
 
 // Index locks: makes the records of curated package `name` the first time it is asked; false
 // when they were made before, offline, or when the matrix has no such package.

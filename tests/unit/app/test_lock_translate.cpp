@@ -26,10 +26,11 @@ struct Translate {
   }
 
   void curate(const std::string& name, const std::string& v,
-              const std::vector<std::string>& requirements = {}) {
+              const std::vector<std::string>& requirements = {}, bool newer_stands_for = false) {
     matrix::PackageVersion build;
     build.name = name;
     build.version = version(v);
+    build.newer_stands_for = newer_stands_for;
     for (const auto& r : requirements)
       build.requirements.push_back(core::Requirement::parse(r).value());
     inputs.matrix.packages[name].name = name;
@@ -47,9 +48,11 @@ struct Translate {
     return out;
   }
 
-  // The records made, as `name version`.
-  std::set<std::string> records(app::RecordScope scope = app::RecordScope::installable) const {
-    const app::Translation t = app::translate(inputs, app::requested_extras(inputs), scope);
+  // The records made, as `name version`; with `later`, for a solve that merges alike versions
+  // and adds those preferences.
+  std::set<std::string> records(app::RecordScope scope = app::RecordScope::installable,
+                                const std::vector<solver::Preference>* later = nullptr) const {
+    const app::Translation t = app::translate(inputs, app::requested_extras(inputs), scope, later);
     std::set<std::string> out;
     for (const auto& record : t.database.records()) {
       if (!app::is_virtual(record.name)) out.insert(record.name + " " + record.version.to_string());
@@ -163,4 +166,41 @@ TEST_CASE("with a source given, a curated package becomes records when the searc
     if (!app::is_virtual(record.name)) made.insert(record.name);
   }
   CHECK(made == Names{"app"});
+}
+
+TEST_CASE(
+    "a solve that merges alike versions gets no record of the releases stood for, unless "
+    "the request tells them apart",
+    "[translate]") {
+  Translate t;
+  t.curate("app", "1.0", {"lib"});
+  t.curate("lib", "1.0", {}, true);  // the matrix found 1.2 stands for 1.0 and 1.1
+  t.curate("lib", "1.1", {}, true);
+  t.curate("lib", "1.2");
+  t.require("app");
+  const std::vector<solver::Preference> none;
+  const auto merged = [&](const std::vector<solver::Preference>& later = {}) {
+    return t.records(app::RecordScope::installable, &later);
+  };
+  CHECK(merged() == Names{"app 1.0", "lib 1.2"});
+  // Without the merge (an index lock, a check whether a profile locks), and over all records
+  // (an explanation), every release is a record.
+  CHECK(t.records() == Names{"app 1.0", "lib 1.0", "lib 1.1", "lib 1.2"});
+  CHECK(t.records(app::RecordScope::all, &none) ==
+        Names{"app 1.0", "lib 1.0", "lib 1.1", "lib 1.2"});
+  // A replaced lock's pin on 1.0 tells it apart from 1.2; 1.1 still stands in.
+  CHECK(merged({{"lib", core::SpecifierSet::parse("===1.0").value()}}) ==
+        Names{"app 1.0", "lib 1.0", "lib 1.2"});
+  // So does a user's requirement (`lib<1.2` answers 1.0 and 1.1 as it does not 1.2).
+  t.require("lib<1.2");
+  CHECK(merged() == Names{"app 1.0", "lib 1.0", "lib 1.1"});
+}
+
+TEST_CASE("a package whose extras the request asks keeps every release", "[translate]") {
+  Translate t;
+  t.curate("lib", "1.0", {}, true);
+  t.curate("lib", "1.1");
+  t.require("lib[fast]");
+  const std::vector<solver::Preference> none;
+  CHECK(t.records(app::RecordScope::installable, &none) == Names{"lib 1.0", "lib 1.1"});
 }

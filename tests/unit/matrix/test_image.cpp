@@ -11,6 +11,7 @@
 
 #include "bevenv/matrix/loader.hpp"
 #include "image.hpp"
+#include "stand_ins.hpp"
 
 using namespace bevenv;
 
@@ -203,6 +204,8 @@ TEST_CASE("the image leaves the generated layer out unread when asked", "[matrix
     generated += std::erase_if(versions, [](const auto& v) { return v.generated.has_value(); });
     it = versions.empty() ? expected.packages.erase(it) : std::next(it);
   }
+  // A curated release's stand-in may have been a generated one: no release stands in then.
+  matrix::detail::forget_stand_ins(expected);
   CHECK(generated > 1000);
   const std::string digest(matrix::embedded_digest());
   CHECK(matrix::detail::write_image(*skipped, digest) ==

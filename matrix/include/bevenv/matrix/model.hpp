@@ -93,6 +93,10 @@ struct PackageVersion {
   // sdist of the curated source build of its version, and never stands alone (merge.cpp).
   std::optional<BuildStep> build_step;
   bool deps_complete = false;  // false: `requirements` lists the deps that matter, not all
+  // Set where the load finds that the nearest newer release of the package without this flag
+  // stands for this one in every solve (stand_ins.hpp): an offline lock that merges alike
+  // versions makes no record of it.
+  bool newer_stands_for = false;
   std::string note;
   std::vector<std::string> sources;
   Origin origin;

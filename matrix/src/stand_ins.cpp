@@ -1,0 +1,168 @@
+#include "stand_ins.hpp"
+
+#include <algorithm>
+#include <map>
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "bevenv/core/name.hpp"
+
+namespace bevenv::matrix::detail {
+namespace {
+
+std::string normalized(std::string_view name) {
+  return core::is_normalized_name(name) ? std::string(name) : core::normalize_name(name);
+}
+
+// In order, as the solver compares the requirements of two records.
+bool same_specifiers(const core::SpecifierSet& a, const core::SpecifierSet& b) {
+  if (a.identity() == b.identity()) return true;
+  return std::equal(a.specifiers().begin(), a.specifiers().end(), b.specifiers().begin(),
+                    b.specifiers().end(), [](const core::Specifier& x, const core::Specifier& y) {
+                      return x.op() == y.op() && x.is_wildcard() == y.is_wildcard() &&
+                             x.version_text() == y.version_text();
+                    });
+}
+
+bool same_marker(const core::Marker& a, const core::Marker& b) {
+  return a.identity() == b.identity() || a.to_string() == b.to_string();
+}
+
+bool same_requirement(const core::Requirement& a, const core::Requirement& b) {
+  return a.name == b.name && a.extras == b.extras && a.url == b.url &&
+         same_specifiers(a.specifier, b.specifier) && same_marker(a.marker, b.marker);
+}
+
+bool same_requirements(const std::vector<core::Requirement>& a,
+                       const std::vector<core::Requirement>& b) {
+  return std::equal(a.begin(), a.end(), b.begin(), b.end(), same_requirement);
+}
+
+// A file's name without the release's version: `torch-{}-cp38-cp38-linux_x86_64.whl`. A wheel's
+// version is its second field (names in wheels have no `-`), an sdist's follows its last `-`.
+std::string without_version(std::string_view filename) {
+  if (filename.ends_with(".whl")) {
+    const std::size_t first = filename.find('-');
+    const std::size_t second = filename.find('-', first + 1);
+    if (first == std::string_view::npos || second == std::string_view::npos) return "";
+    return std::string(filename.substr(0, first + 1)) + std::string(filename.substr(second));
+  }
+  std::size_t stem = filename.size();
+  for (const std::string_view ext : {".tar.gz", ".zip", ".tar.bz2", ".tar.xz", ".tar"}) {
+    if (filename.ends_with(ext)) {
+      stem -= ext.size();
+      break;
+    }
+  }
+  const std::size_t dash = filename.substr(0, stem).rfind('-');
+  if (dash == std::string_view::npos) return "";
+  return std::string(filename.substr(0, dash + 1)) + std::string(filename.substr(stem));
+}
+
+// The files of a release as a target sees them; empty where one name does not read.
+std::vector<std::string> file_shapes(const PackageVersion& release) {
+  std::vector<std::string> out;
+  for (const Artifact& artifact : release.artifacts) {
+    std::string shape = without_version(artifact.filename.view());
+    if (shape.empty()) return {};
+    out.push_back(std::move(shape));
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+// Everything a record takes from a release but its version, alike in both.
+bool releases_alike(const PackageVersion& newer, const PackageVersion& older) {
+  if (newer.version == older.version ||
+      newer.version.is_prerelease() != older.version.is_prerelease() ||
+      newer.build != older.build || newer.build_step || older.build_step ||
+      newer.cuda != older.cuda || newer.sass != older.sass || newer.ptx != older.ptx ||
+      newer.index_url != older.index_url || newer.find_links != older.find_links ||
+      !same_specifiers(newer.python, older.python) ||
+      !same_requirements(newer.requirements, older.requirements))
+    return false;
+  if (newer.artifacts.empty() || older.artifacts.empty())
+    return newer.artifacts.empty() && older.artifacts.empty();
+  const std::vector<std::string> shapes = file_shapes(newer);
+  return !shapes.empty() && shapes == file_shapes(older);
+}
+
+// Every specifier the matrix states on each package, once per distinct text, and the packages
+// some requirement asks extras of.
+class StatedSpecifiers {
+ public:
+  explicit StatedSpecifiers(const Matrix& matrix) {
+    for (const auto& [name, package] : matrix.packages) {
+      for (const PackageVersion& release : package.versions) {
+        for (const core::Requirement& r : release.requirements) add(r);
+      }
+    }
+    for (const Rule& rule : matrix.rules) {
+      add(rule.then);
+      for (const PackageCondition& c : rule.when_packages) add(c.name, c.specifier);
+    }
+    for (const auto& [profile_name, profile] : matrix.profiles) {
+      for (const core::Requirement& r : profile.requirements) add(r);
+      for (const core::Requirement& r : profile.preferred) add(r);
+    }
+  }
+
+  bool asks_extras(const std::string& name) const { return with_extras_.count(name) != 0; }
+
+  // Whether every specifier on `name` answers `a` and `b` alike (pre-releases included, as the
+  // solver reads them).
+  bool tell_apart(const std::string& name, const core::Version& a, const core::Version& b) const {
+    const auto found = on_.find(name);
+    if (found == on_.end()) return false;
+    return std::any_of(found->second.begin(), found->second.end(),
+                       [&](const core::SpecifierSet* set) {
+                         return set->contains(a, true) != set->contains(b, true);
+                       });
+  }
+
+ private:
+  void add(const core::Requirement& r) {
+    if (!r.extras.empty()) with_extras_.insert(normalized(r.name));
+    add(r.name, r.specifier);
+  }
+  void add(std::string_view name, const core::SpecifierSet& set) {
+    if (set.empty()) return;
+    const std::string key = normalized(name);
+    if (texts_[key].insert(set.to_string()).second) on_[key].push_back(&set);
+  }
+
+  std::map<std::string, std::set<std::string>> texts_;  // the texts of the sets listed
+  std::map<std::string, std::vector<const core::SpecifierSet*>> on_;
+  std::set<std::string> with_extras_;
+};
+
+// Newest first, as the solver keeps versions: a release stands in for the older ones of its
+// run that it is alike to and that no specifier tells apart from it.
+void mark_package(Package& package, const StatedSpecifiers& stated) {
+  const PackageVersion* kept = nullptr;
+  for (auto release = package.versions.rbegin(); release != package.versions.rend(); ++release) {
+    release->newer_stands_for = kept != nullptr && releases_alike(*kept, *release) &&
+                                !stated.tell_apart(package.name, kept->version, release->version);
+    if (!release->newer_stands_for) kept = &*release;
+  }
+}
+
+}  // namespace
+
+void mark_stand_ins(Matrix& matrix) {
+  forget_stand_ins(matrix);
+  const StatedSpecifiers stated(matrix);
+  for (auto& [name, package] : matrix.packages) {
+    if (!stated.asks_extras(name)) mark_package(package, stated);
+  }
+}
+
+void forget_stand_ins(Matrix& matrix) {
+  for (auto& [name, package] : matrix.packages) {
+    for (PackageVersion& release : package.versions) release.newer_stands_for = false;
+  }
+}
+
+}  // namespace bevenv::matrix::detail
