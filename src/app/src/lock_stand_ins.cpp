@@ -30,17 +30,21 @@ bool StandIns::leaves_out(const matrix::Package& package, std::size_t index) con
   if (!release.newer_stands_for || extras_.count(package.name) != 0) return false;
   const auto specifiers = on_.find(package.name);
   if (specifiers == on_.end()) return true;
-  // The release standing in: the nearest newer one not itself stood for.
-  std::size_t stand_in = index + 1;
-  while (stand_in < package.versions.size() && package.versions[stand_in].newer_stands_for)
-    ++stand_in;
-  if (stand_in == package.versions.size()) return false;
-  const core::Version& newer = package.versions[stand_in].version;
   // As the solver reads them, pre-releases included.
-  return std::none_of(specifiers->second.begin(), specifiers->second.end(),
-                      [&](const core::SpecifierSet* set) {
-                        return set->contains(newer, true) != set->contains(release.version, true);
-                      });
+  const auto answer_alike = [&](const core::Version& newer) {
+    return std::none_of(specifiers->second.begin(), specifiers->second.end(),
+                        [&](const core::SpecifierSet* set) {
+                          return set->contains(newer, true) != set->contains(release.version, true);
+                        });
+  };
+  // The releases of its run (up to the nearest newer one not itself stood for) are alike to it
+  // and the matrix's specifiers answer them alike: a newer one that this lock's specifiers
+  // answer alike too stands for it (a replaced lock's pin on the newest still leaves one).
+  for (std::size_t newer = index + 1; newer < package.versions.size(); ++newer) {
+    if (answer_alike(package.versions[newer].version)) return true;
+    if (!package.versions[newer].newer_stands_for) break;
+  }
+  return false;
 }
 
 }  // namespace bevenv::app
