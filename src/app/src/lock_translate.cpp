@@ -161,14 +161,19 @@ std::optional<solver::Dependency> missing_file(const matrix::PackageVersion& bui
   return std::nullopt;
 }
 
+// Whether the target's Python is in the build's range; a build outside it makes no record in the
+// installable scope (target_rules_out()).
+bool in_python_range(const matrix::PackageVersion& build, const TargetFacts& target) {
+  return build.python.empty() || build.python.contains(target.python);
+}
+
 // Whether one of the requirements a record of `build` gets on target facts fails on this
 // target: its Python range, a file for the target, the driver's CUDA, kernels for each GPU.
 bool target_rules_out(const matrix::PackageVersion& build,
                       const std::optional<solver::Dependency>& missing,
                       const std::vector<KernelSupport>& kernels, const TargetFacts& target,
                       CudaSpecifiers& cuda) {
-  if (!build.python.empty() && !build.python.contains(target.python)) return true;
-  if (missing) return true;
+  if (!in_python_range(build, target) || missing) return true;
   if (build.cuda && target.cuda_driver && !cuda.at_least(*build.cuda).contains(*target.cuda_driver))
     return true;
   return std::find(kernels.begin(), kernels.end(), KernelSupport::none) != kernels.end();
@@ -179,8 +184,9 @@ bool target_rules_out(const matrix::PackageVersion& build,
 // what lock_extras.cpp makes records of) and the rules that bind versions. The generated layer
 // describes every profile's closure: a record of another package would be made only for the
 // solver to leave it out (it keeps what the request reaches, in database order, so fewer
-// records change no pool). A build `pins` rules out is never chosen: its requirements are not
-// followed.
+// records change no pool). A build `pins` rules out is never chosen, nor, where `pins` are
+// given (the installable scope), one outside the target's Python range: their requirements are
+// not followed.
 std::unordered_set<const matrix::Package*> reachable_packages(const LockInputs& inputs,
                                                               const Translation& out,
                                                               const RootPins* pins,
@@ -221,7 +227,8 @@ std::unordered_set<const matrix::Package*> reachable_packages(const LockInputs& 
     pending.pop_back();
     const std::set<std::string> extras = in_play[package.name];
     for (const auto& build : package.versions) {
-      if (pins != nullptr && pins->rules_out(build)) continue;
+      if (pins != nullptr && (pins->rules_out(build) || !in_python_range(build, inputs.target)))
+        continue;
       for (const auto& requirement : build.requirements) {
         const matrix::Package* target = package_named(requirement.name);
         if (target == nullptr || !news(target, requirement) ||

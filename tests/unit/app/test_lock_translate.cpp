@@ -208,3 +208,17 @@ TEST_CASE("a package whose extras the request asks keeps every release", "[trans
   const std::vector<solver::Preference> none;
   CHECK(t.records(app::RecordScope::installable, &none) == Names{"lib 1.0", "lib 1.1"});
 }
+
+TEST_CASE("a build outside the target's Python range becomes no record and reaches nothing",
+          "[translate]") {
+  Translate t;  // CPython 3.10
+  t.curate("app", "1.0", {"lib"});
+  t.curate("app", "2.0", {"other"});
+  t.inputs.matrix.packages["app"].versions.back().python =
+      core::SpecifierSet::parse(">=3.11").value();
+  t.curate("lib", "1.0");
+  t.curate("other", "1.0");
+  t.require("app");
+  CHECK(t.records() == Names{"app 1.0", "lib 1.0"});
+  CHECK(t.records(app::RecordScope::all) == Names{"app 1.0", "app 2.0", "lib 1.0", "other 1.0"});
+}
