@@ -16,23 +16,13 @@ std::string normalized(std::string_view name) {
   return core::is_normalized_name(name) ? std::string(name) : core::normalize_name(name);
 }
 
-// In order, as the solver compares the requirements of two records.
-bool same_specifiers(const core::SpecifierSet& a, const core::SpecifierSet& b) {
-  if (a.identity() == b.identity()) return true;
-  return std::equal(a.specifiers().begin(), a.specifiers().end(), b.specifiers().begin(),
-                    b.specifiers().end(), [](const core::Specifier& x, const core::Specifier& y) {
-                      return x.op() == y.op() && x.is_wildcard() == y.is_wildcard() &&
-                             x.version_text() == y.version_text();
-                    });
-}
-
 bool same_marker(const core::Marker& a, const core::Marker& b) {
   return a.identity() == b.identity() || a.to_string() == b.to_string();
 }
 
 bool same_requirement(const core::Requirement& a, const core::Requirement& b) {
   return a.name == b.name && a.extras == b.extras && a.url == b.url &&
-         same_specifiers(a.specifier, b.specifier) && same_marker(a.marker, b.marker);
+         a.specifier.same_as_written(b.specifier) && same_marker(a.marker, b.marker);
 }
 
 bool same_requirements(const std::vector<core::Requirement>& a,
@@ -80,7 +70,7 @@ bool releases_alike(const PackageVersion& newer, const PackageVersion& older) {
       newer.build != older.build || newer.build_step || older.build_step ||
       newer.cuda != older.cuda || newer.sass != older.sass || newer.ptx != older.ptx ||
       newer.index_url != older.index_url || newer.find_links != older.find_links ||
-      !same_specifiers(newer.python, older.python) ||
+      !newer.python.same_as_written(older.python) ||
       !same_requirements(newer.requirements, older.requirements))
     return false;
   if (newer.artifacts.empty() || older.artifacts.empty())
@@ -111,15 +101,14 @@ class StatedSpecifiers {
 
   bool asks_extras(const std::string& name) const { return with_extras_.count(name) != 0; }
 
-  // Whether every specifier on `name` answers `a` and `b` alike (pre-releases included, as the
-  // solver reads them).
+  // Whether some specifier on `name` answers `a` and `b` differently (pre-releases included, as
+  // the solver reads them).
   bool tell_apart(const std::string& name, const core::Version& a, const core::Version& b) const {
     const auto found = on_.find(name);
     if (found == on_.end()) return false;
-    return std::any_of(found->second.begin(), found->second.end(),
-                       [&](const core::SpecifierSet* set) {
-                         return set->contains(a, true) != set->contains(b, true);
-                       });
+    return std::any_of(found->second.begin(), found->second.end(), [&](const auto& entry) {
+      return entry.second->contains(a, true) != entry.second->contains(b, true);
+    });
   }
 
  private:
@@ -129,12 +118,11 @@ class StatedSpecifiers {
   }
   void add(std::string_view name, const core::SpecifierSet& set) {
     if (set.empty()) return;
-    const std::string key = normalized(name);
-    if (texts_[key].insert(set.to_string()).second) on_[key].push_back(&set);
+    on_[normalized(name)].try_emplace(set.to_string(), &set);
   }
 
-  std::map<std::string, std::set<std::string>> texts_;  // the texts of the sets listed
-  std::map<std::string, std::vector<const core::SpecifierSet*>> on_;
+  // Name -> its distinct specifier sets, by their text.
+  std::map<std::string, std::map<std::string, const core::SpecifierSet*>> on_;
   std::set<std::string> with_extras_;
 };
 

@@ -24,19 +24,10 @@ std::size_t hash_of(const core::SpecifierSet& set) {
   return seed;
 }
 
-bool same(const core::SpecifierSet& a, const core::SpecifierSet& b) {
-  if (a.identity() == b.identity()) return true;  // one list, shared
-  return std::equal(a.specifiers().begin(), a.specifiers().end(), b.specifiers().begin(),
-                    b.specifiers().end(), [](const core::Specifier& x, const core::Specifier& y) {
-                      return x.op() == y.op() && x.is_wildcard() == y.is_wildcard() &&
-                             x.version_text() == y.version_text();
-                    });
-}
-
 bool same(const std::vector<Dependency>& a, const std::vector<Dependency>& b) {
   return std::equal(a.begin(), a.end(), b.begin(), b.end(),
                     [](const Dependency& x, const Dependency& y) {
-                      return x.name == y.name && same(x.specifier, y.specifier);
+                      return x.name == y.name && x.specifier.same_as_written(y.specifier);
                     });
 }
 
@@ -69,7 +60,7 @@ class SpecifiersByName {
     const std::size_t key = hash_of(specifier);
     auto [first, last] = seen.equal_range(key);
     for (auto at = first; at != last; ++at) {
-      if (same(*at->second, specifier)) return;
+      if (at->second->same_as_written(specifier)) return;
     }
     seen.emplace(key, &specifier);
     list.push_back(&specifier);

@@ -73,6 +73,17 @@ Expected<SpecifierSet, ParseError> SpecifierSet::parse(std::string_view text) {
   return set;
 }
 
+bool SpecifierSet::same_as_written(const SpecifierSet& other) const {
+  if (identity() == other.identity()) return true;
+  const std::vector<Specifier>& a = specifiers();
+  const std::vector<Specifier>& b = other.specifiers();
+  return std::equal(a.begin(), a.end(), b.begin(), b.end(),
+                    [](const Specifier& x, const Specifier& y) {
+                      return x.op() == y.op() && x.is_wildcard() == y.is_wildcard() &&
+                             x.version_text() == y.version_text();
+                    });
+}
+
 bool SpecifierSet::contains(const Version& v, std::optional<bool> prereleases) const {
   // packaging 26: a lone version has no alternatives, so with the policy unset a pre-release
   // matches whenever the specifiers do; only an explicit `false` rejects it.

@@ -61,6 +61,8 @@ class SpecifierSet {
   // still have different identities. Null for an empty set.
   const void* identity() const { return specifiers_.get(); }
   bool empty() const { return !specifiers_ || specifiers_->empty(); }
+  // The same specifiers in the same order, each as written (one shared list is, unread).
+  bool same_as_written(const SpecifierSet& other) const;
 
   // packaging 26's SpecifierSet.contains(v, prereleases): when `prereleases` is unset, a
   // pre-release that matches is accepted; only `false` rejects it. pip's stricter policy is
