@@ -24,7 +24,7 @@ namespace {
 
 constexpr std::string_view kMagic = "bevenv matrix image\n";
 // Raised whenever the layout changes, so that an image of another layout is never misread.
-constexpr std::uint64_t kFormat = 5;
+constexpr std::uint64_t kFormat = 6;
 
 // A field added to one of these records must be listed in image_fields.hpp; this size check
 // (for the one ABI the project builds on) makes that hard to forget.
@@ -125,13 +125,14 @@ class ImageWriter {
   template <class T>
   requires requires(ImageWriter& w, const T& t) { fields(w, t); }
   void put(const T& record) { fields(*this, record); }
-  // Whether it is a generated release, then its length: a reader that leaves the generated
-  // layer out skips it without reading it.
+  // Whether it is a generated release and whether a newer one stands for it, then its length:
+  // a reader that leaves either out skips it without reading it.
   void put(const PackageVersion& version) {
     std::string outer = std::exchange(body_, {});
     fields(*this, version);
     std::string record = std::exchange(body_, std::move(outer));
     put(version.generated.has_value());
+    put(version.newer_stands_for);
     number(record.size());
     body_ += record;
   }
@@ -146,8 +147,7 @@ class ImageWriter {
 
 class ImageReader {
  public:
-  ImageReader(std::string_view image, bool without_generated)
-      : bytes_(image), without_generated_(without_generated) {}
+  ImageReader(std::string_view image, LeftOut left_out) : bytes_(image), left_out_(left_out) {}
 
   // The header up to the body; false when the image is of another format or other files.
   bool header(std::string_view digest) {
@@ -313,23 +313,34 @@ class ImageReader {
     items.resize(count());
     for (T& item : items) get(item);
   }
-  void get(std::vector<PackageVersion>& versions) {
+  // As fields(Package) lists them: the name, then the releases, some of which may be left out.
+  void get(Package& package) {
+    get(package.name);
     const std::size_t n = count();
-    versions.clear();
+    package.versions.clear();
     // Room for all only where all are read: without the generated layer, most are skipped.
-    if (!without_generated_) versions.reserve(n);
+    if (left_out_ != LeftOut::generated) package.versions.reserve(n);
     for (std::size_t i = 0; i < n; ++i) {
       bool generated = false;
-      get(generated);
+      bool stood_for = false;
+      (*this)(generated, stood_for);
       const std::size_t length = count();
-      if (generated && without_generated_) {
+      if (generated && left_out_ == LeftOut::generated) {
         bytes_.take(length);
-        continue;
+      } else if (stood_for && left_out_ == LeftOut::stood_for) {
+        package.stood_for.push_back(version_leading(bytes_.take(length)));
+      } else {
+        const std::size_t before = bytes_.rest().size();
+        fields(*this, package.versions.emplace_back());
+        if (before - bytes_.rest().size() != length) throw util::DamagedBytes{};
       }
-      const std::size_t before = bytes_.rest().size();
-      fields(*this, versions.emplace_back());
-      if (before - bytes_.rest().size() != length) throw util::DamagedBytes{};
     }
+  }
+  // The version of an encoded release, which its name and version lead (image_fields.hpp).
+  const core::Version& version_leading(std::string_view release) {
+    util::ByteReader fields(release);
+    id_in(Table::text, fields);
+    return parsed_at(Table::version, versions_, id_in(Table::version, fields));
   }
   template <class K, class V, class C>
   void get(std::map<K, V, C>& items) {
@@ -345,7 +356,7 @@ class ImageReader {
   void get(T& record) { fields(*this, record); }
 
   util::ByteReader bytes_;
-  bool without_generated_ = false;
+  LeftOut left_out_ = LeftOut::nothing;
   std::array<TextTable, kTables> tables_;
   std::vector<std::optional<core::Version>> versions_;
   std::vector<std::optional<core::Specifier>> specifiers_;
@@ -363,15 +374,15 @@ std::string write_image(const Matrix& matrix, std::string_view digest) {
 }
 
 std::optional<Matrix> read_image(std::string_view image, std::string_view digest,
-                                 bool without_generated) {
-  ImageReader reader(image, without_generated);
+                                 LeftOut left_out) {
+  ImageReader reader(image, left_out);
   try {
     if (!reader.header(digest)) return std::nullopt;
     Matrix matrix;
     reader(matrix);
     if (!reader.done()) return std::nullopt;
     // As drop_generated_releases(): a package with only generated releases leaves too.
-    if (without_generated) {
+    if (left_out == LeftOut::generated) {
       std::erase_if(matrix.packages, [](const auto& p) { return p.second.versions.empty(); });
       forget_stand_ins(matrix);  // a curated release's stand-in may have been generated
     }

@@ -23,10 +23,12 @@ BEVENV_IMAGE_FIELDS(BuildStep, s, s.name, s.package, s.command, s.vcs, s.sdist, 
                     s.note, s.origin)
 BEVENV_IMAGE_FIELDS(Artifact, a, a.filename, a.url, a.sha256, a.size)
 BEVENV_IMAGE_FIELDS(Provenance, p, p.index, p.read)
+// The name and version lead: a reader that leaves a release out still reads its version.
 BEVENV_IMAGE_FIELDS(PackageVersion, v, v.name, v.version, v.local_is_published, v.requirements,
                     v.python, v.cuda, v.sass, v.ptx, v.index_url, v.find_links, v.artifact_url,
                     v.sha256, v.artifacts, v.generated, v.build, v.build_step, v.deps_complete,
                     v.newer_stands_for, v.note, v.sources, v.origin)
+// The reader reads a package's fields itself (image.cpp), leaving some releases out.
 BEVENV_IMAGE_FIELDS(Package, p, p.name, p.versions)
 BEVENV_IMAGE_FIELDS(PackageCondition, c, c.name, c.specifier)
 BEVENV_IMAGE_FIELDS(TargetCondition, c, c.python, c.cuda_driver, c.gpu_arch, c.platform)

@@ -153,4 +153,13 @@ void forget_stand_ins(Matrix& matrix) {
   }
 }
 
+void leave_out_stood_for(Matrix& matrix) {
+  for (auto& [name, package] : matrix.packages) {
+    for (const PackageVersion& release : package.versions) {
+      if (release.newer_stands_for) package.stood_for.push_back(release.version);
+    }
+    std::erase_if(package.versions, [](const PackageVersion& r) { return r.newer_stands_for; });
+  }
+}
+
 }  // namespace bevenv::matrix::detail

@@ -22,5 +22,8 @@ namespace bevenv::matrix::detail {
 void mark_stand_ins(Matrix& matrix);
 // Clears it everywhere: for a matrix some of whose releases were left out after marking.
 void forget_stand_ins(Matrix& matrix);
+// Moves the marked releases out, keeping their versions (Package::stood_for): a lock that finds
+// none of them kept (app/lock_stand_ins.hpp) never reads the rest of them.
+void leave_out_stood_for(Matrix& matrix);
 
 }  // namespace bevenv::matrix::detail

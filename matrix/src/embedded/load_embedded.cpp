@@ -13,8 +13,13 @@ namespace {
 // Overlays replace embedded records by identity and are checked together with them, and
 // `matrix snapshot` reads the matrix open; both read the files. Everything else starts from
 // the image, which the build made from the same files and checked.
-std::optional<Matrix> compiled_matrix(bool without_generated = false) {
-  return detail::read_image(detail::embedded_image(), embedded_digest(), without_generated);
+std::optional<Matrix> compiled_matrix(detail::LeftOut left_out = detail::LeftOut::nothing) {
+  return detail::read_image(detail::embedded_image(), embedded_digest(), left_out);
+}
+
+detail::LeftOut left_out_by(const LoadOptions& options) {
+  if (options.without_generated_releases) return detail::LeftOut::generated;
+  return options.without_stood_for ? detail::LeftOut::stood_for : detail::LeftOut::nothing;
 }
 
 void drop_generated_releases(Matrix& matrix) {
@@ -35,8 +40,7 @@ LoadResult load_embedded() {
 
 LoadResult load(const LoadOptions& options) {
   if (options.include_embedded && options.overlays.empty() && options.known_packages_only) {
-    if (auto matrix = compiled_matrix(options.without_generated_releases))
-      return std::move(*matrix);
+    if (auto matrix = compiled_matrix(left_out_by(options))) return std::move(*matrix);
   }
   std::vector<const SourceFile*> files;
   if (options.include_embedded) files = detail::pointers(embedded_files());
@@ -48,6 +52,8 @@ LoadResult load(const LoadOptions& options) {
   for (const SourceFile& file : overlays) files.push_back(&file);
   auto result = detail::load_files(files, options.known_packages_only);
   if (result && options.without_generated_releases) drop_generated_releases(*result);
+  if (result && left_out_by(options) == detail::LeftOut::stood_for)
+    detail::leave_out_stood_for(*result);
   if (diagnostics.empty()) return result;
   if (!result) diagnostics.insert(diagnostics.end(), result.error().begin(), result.error().end());
   sort_diagnostics(diagnostics);

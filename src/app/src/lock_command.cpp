@@ -222,6 +222,7 @@ class ReplacedLock {
 
 // The resolution: the matrix's records, the index's where one is given, the old lock's pins.
 struct Resolution {
+  const LockInputs* inputs = nullptr;  // what it was made from
   Translation translation;
   std::unique_ptr<IndexSession> index;  // null when no package index is given
   std::variant<solver::Solution, solver::Unsolvable> result;
@@ -236,7 +237,8 @@ Resolution resolve_in(RecordScope scope, const LockOptions& options, const LockI
     previous_pins = previous_pin_preferences(inputs, *previous, options);
   // Package indexes: records for uncurated packages, read as solves need them (lock_index.cpp).
   if (index && !options.read_all_metadata) {
-    Resolution out{translate(inputs, requested_extras(inputs), scope), std::move(index), {}};
+    Resolution out{
+        &inputs, translate(inputs, requested_extras(inputs), scope), std::move(index), {}};
     out.result = solve_with_index(*out.index, inputs, out.translation, [&] {
       keep_previous_pins(out.translation, std::move(previous_pins));
     });
@@ -248,10 +250,12 @@ Resolution resolve_in(RecordScope scope, const LockOptions& options, const LockI
   // names each version. The index search reads extras as it goes.)
   const bool merges_alike = !index && scope == RecordScope::installable;
   Resolution out{
+      &inputs,
       translate(inputs, requested_extras(inputs), scope, merges_alike ? &previous_pins : nullptr),
       std::move(index),
       {}};
   Translation& translation = out.translation;
+  if (translation.needs_whole_matrix) return out;
   keep_previous_pins(translation, std::move(previous_pins));
   if (out.index) add_index_records(*out.index, inputs, translation);
   if (!out.index) add_extra_records(translation, inputs);
@@ -261,13 +265,16 @@ Resolution resolve_in(RecordScope scope, const LockOptions& options, const LockI
 }
 
 // Offline, the records the target rules out are left out of the solve; when no environment
-// exists, the explanation is made over all of them, so it can say why each was ruled out.
-Resolution resolve(const LockOptions& options, const LockInputs& inputs, ReplacedLock& replaced) {
-  const bool offline = inputs.index_sources.empty();
-  Resolution out =
-      resolve_in(offline ? RecordScope::installable : RecordScope::all, options, inputs, replaced);
+// exists, the explanation is made over all of them, so it can say why each was ruled out. Both
+// read the whole matrix where the first inputs lack releases they need.
+Resolution resolve(const LockOptions& options, GatheredInputs& gathered, ReplacedLock& replaced) {
+  const bool offline = gathered.first().index_sources.empty();
+  Resolution out = resolve_in(offline ? RecordScope::installable : RecordScope::all, options,
+                              gathered.first(), replaced);
+  if (out.translation.needs_whole_matrix)
+    out = resolve_in(RecordScope::installable, options, gathered.whole(), replaced);
   if (offline && std::holds_alternative<solver::Unsolvable>(out.result))
-    out = resolve_in(RecordScope::all, options, inputs, replaced);
+    out = resolve_in(RecordScope::all, options, gathered.whole(), replaced);
   return out;
 }
 
@@ -357,13 +364,14 @@ struct ClosedOnReturn {
   IndexSession* session;
 };
 
-CommandOutput resolve_and_write(const LockOptions& options, const LockInputs& inputs,
+CommandOutput resolve_and_write(const LockOptions& options, GatheredInputs& gathered,
                                 ReplacedLock& replaced, Clock::time_point start) {
   // What the solve built is left to the operating system at exit; an index session is closed
   // on return (its transport's handles and threads must not outlive the command).
-  const util::ScopeOrExit<Resolution> kept(resolve(options, inputs, replaced));
+  const util::ScopeOrExit<Resolution> kept(resolve(options, gathered, replaced));
   const ClosedOnReturn index_closed{(*kept).index.get()};
   const Resolution& resolution = *kept;
+  const LockInputs& inputs = *resolution.inputs;
   if (const auto* unsolvable = std::get_if<solver::Unsolvable>(&resolution.result)) {
     return unsatisfiable(options, inputs, *unsolvable);
   }
@@ -406,7 +414,7 @@ auto previous_lock(const fs::path& path, std::vector<Line>& notes, Read read)
 // (it does not read, so it recorded nothing usable) goes with the error as its first causes.
 LockInputs gathered_or_explained(const LockOptions& options, const std::vector<Line>& notes) {
   try {
-    return gather_lock_inputs(options);
+    return gather_lock_inputs(options, MatrixReleases::without_stood_for);
   } catch (const core::Error& e) {
     if (notes.empty()) throw;
     std::vector<std::string> causes;
@@ -440,11 +448,12 @@ CommandOutput lock(const LockOptions& given) {
       return previous_lock(path, target, lockfiles::read_pins);
     }));
   }
-  const util::ScopeOrExit<LockInputs> gathered(names_nothing_to_lock(given)
-                                                   ? gathered_or_explained(options, target)
-                                                   : gather_lock_inputs(options));
-  const LockInputs& inputs = *gathered;
-  CommandOutput out = resolve_and_write(options, inputs, *replaced, start);
+  GatheredInputs gathered(options,
+                          names_nothing_to_lock(given)
+                              ? gathered_or_explained(options, target)
+                              : gather_lock_inputs(options, MatrixReleases::without_stood_for));
+  const LockInputs& inputs = gathered.first();
+  CommandOutput out = resolve_and_write(options, gathered, *replaced, start);
   replaced->get();  // its reader's notes are complete
   // Where the target came from goes to stderr, before anything else the command says there.
   for (const auto& note : inputs.target_notes)

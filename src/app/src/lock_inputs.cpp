@@ -71,7 +71,7 @@ std::string profile_names(const matrix::Matrix& m) {
 
 }  // namespace
 
-LockInputs gather_lock_inputs(const LockOptions& options) {
+LockInputs gather_lock_inputs(const LockOptions& options, MatrixReleases releases) {
   LockInputs inputs;
   inputs.index_sources = index_sources_of(options);
   // Sources given decide what exists: the generated layer's releases (a PyPI snapshot) stay out
@@ -79,6 +79,9 @@ LockInputs gather_lock_inputs(const LockOptions& options) {
   // Curated records stay, with what the snapshot filled in.
   MatrixOptions matrix_options = options.matrix;
   matrix_options.without_generated_releases = !inputs.index_sources.empty();
+  matrix_options.without_stood_for =
+      releases == MatrixReleases::without_stood_for && inputs.index_sources.empty();
+  inputs.without_stood_for = matrix_options.without_stood_for;
   inputs.matrix = load_matrix_or_throw(matrix_options);
   inputs.matrix_digest = digest_matrix_sources(options.matrix);
 
@@ -159,6 +162,15 @@ std::string input_hash(const LockInputs& inputs) {
   for (const auto& gpu : t.gpus) text += "gpu " + gpu.name() + "\n";
   for (const auto& source : inputs.index_sources) text += "source " + source + "\n";
   return "sha256:" + core::sha256_hex(text);
+}
+
+GatheredInputs::GatheredInputs(const LockOptions& options, LockInputs first)
+    : options_(options), first_(std::move(first)) {}
+
+const LockInputs& GatheredInputs::whole() {
+  if (!(*first_).without_stood_for) return *first_;
+  if (!whole_) whole_.emplace(gather_lock_inputs(options_, MatrixReleases::all));
+  return **whole_;
 }
 
 }  // namespace bevenv::app

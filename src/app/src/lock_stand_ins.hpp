@@ -4,7 +4,8 @@
 // before making records. The matrix checked the specifiers it states itself; those only a lock
 // knows (a user's requirements, a replaced lock's pins, observed results: the request and the
 // preferences added after translation) are checked here, and a package whose extras the
-// request asks stays whole. What is left out is what the solver would drop.
+// request asks stays whole. What is left out is a release the solver can never choose: a newer
+// one of its run is as good in every way the lock can tell.
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -23,11 +24,26 @@ class StandIns {
 
   // Whether release `index` of `package` is left out.
   bool leaves_out(const matrix::Package& package, std::size_t index) const;
+  // Whether a release that a matrix loaded without them left out (matrix::Package::stood_for)
+  // would be kept: such a lock needs the whole matrix.
+  bool keeps_one_of(const matrix::Matrix& matrix) const;
 
  private:
-  void add(const std::string& name, const core::SpecifierSet& set);
+  // The lock's specifiers on one name, by how the solver reads them.
+  struct Stated {
+    std::vector<const core::SpecifierSet*> required;  // requirements and conflicts: must hold
+    std::vector<const core::SpecifierSet*> favored;   // preferences, a replaced lock's pins
+    std::vector<const core::SpecifierSet*> disfavored;
+  };
+  static void add(std::vector<const core::SpecifierSet*>& to, const core::SpecifierSet& set);
+  Stated& on(const std::string& name);
+  // Whether `newer`, a newer release of the run of `release`, is as good as it to this lock.
+  static bool as_good(const Stated& stated, const core::Version& newer,
+                      const core::Version& release);
+  // Whether a release of `package` left out of the matrix would be kept (as keeps_one_of()).
+  static bool keeps_one_of(const matrix::Package& package, const Stated& stated);
 
-  std::unordered_map<std::string, std::vector<const core::SpecifierSet*>> on_;
+  std::unordered_map<std::string, Stated> on_;
   const ExtrasAsked& extras_;
 };
 

@@ -386,6 +386,13 @@ void add_records(const LockInputs& inputs, Translation& out,
     out.curated = std::move(curated);
     return;
   }
+  std::optional<StandIns> stand_ins;
+  if (merge_alike_later != nullptr && out.scope == RecordScope::installable)
+    stand_ins.emplace(out.request, *merge_alike_later, out.extras);
+  if (inputs.without_stood_for && (!stand_ins || stand_ins->keeps_one_of(inputs.matrix))) {
+    out.needs_whole_matrix = true;
+    return;
+  }
   RecordMaker maker(inputs);
   // Explanations (scope `all`) name every build, even those no solution can choose.
   std::optional<RootPins> pins;
@@ -398,9 +405,6 @@ void add_records(const LockInputs& inputs, Translation& out,
     if (reached.count(&package) != 0) builds += package.versions.size();
   }
   out.database.reserve(out.database.size() + builds + kVirtualRecords);
-  std::optional<StandIns> stand_ins;
-  if (merge_alike_later != nullptr && in_force != nullptr)
-    stand_ins.emplace(out.request, *merge_alike_later, out.extras);
   for (const auto& [name, package] : inputs.matrix.packages) {
     if (reached.count(&package) == 0) continue;
     for (std::size_t i = 0; i < package.versions.size(); ++i) {

@@ -101,6 +101,10 @@ struct Translation {
   // Index locks only: curated packages get records when the search first meets them
   // (add_curated_records()); offline, every package the request reaches has them at once.
   std::shared_ptr<CuratedRecords> curated;
+  // Set, with no records made, when the matrix lacks releases this translation needs: it was
+  // loaded without the releases a newer one stands for (LockInputs::without_stood_for), and
+  // this lock keeps one of them or makes records of all (RecordScope::all).
+  bool needs_whole_matrix = false;
 };
 
 // With `merge_alike_later` (an offline solve that merges alike versions and adds these

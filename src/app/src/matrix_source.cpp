@@ -66,6 +66,7 @@ matrix::Matrix load_matrix_or_throw(const MatrixOptions& options) {
   load_options.overlays = matrix_overlays(options);
   load_options.known_packages_only = options.known_packages_only;
   load_options.without_generated_releases = options.without_generated_releases;
+  load_options.without_stood_for = options.without_stood_for;
   auto result = matrix::load(load_options);
   if (result) return std::move(result).value();
   std::vector<std::string> causes;

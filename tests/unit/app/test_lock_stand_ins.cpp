@@ -1,9 +1,10 @@
 // Offline locks leave out the releases a newer release stands for (matrix/src/stand_ins.hpp,
-// src/app/src/lock_stand_ins.hpp) because the solver, which merges alike versions, would drop
-// their records. This checks that claim where it matters: every shipped profile, on targets of
-// three GPU generations, solves to the same packages, the same versions and the same reasons
-// with those releases left out as with every release a record; and so does each of a few
-// hundred random small matrices under random requests and replaced locks' pins.
+// src/app/src/lock_stand_ins.hpp) because the solver could never choose them: first from a
+// matrix loaded without them, and where a lock needs one, from the whole matrix, making no
+// record of those it does not need. This checks that claim where it matters: every shipped
+// profile, on targets of three GPU generations, solves to the same packages, the same versions
+// and the same reasons all three ways; and so does each of a few hundred random small matrices
+// under random requests and replaced locks' pins.
 #include <catch2/catch.hpp>
 #include <random>
 #include <string>
@@ -15,6 +16,7 @@
 #include "lock_inputs.hpp"
 #include "lock_keep.hpp"
 #include "lock_translate.hpp"
+#include "stand_ins.hpp"
 
 using namespace bevenv;
 
@@ -26,11 +28,13 @@ struct Solved {
 };
 
 // As an offline lock does (lock_command.cpp, resolve_in), with `later` the replaced lock's pins.
+// A matrix loaded without the stood-for releases solves only where the lock needs none of them.
 Solved solve(const app::LockInputs& inputs, bool leave_stand_ins_out,
              const std::vector<solver::Preference>& later = {}) {
   app::Translation translation =
       app::translate(inputs, app::requested_extras(inputs), app::RecordScope::installable,
                      leave_stand_ins_out ? &later : nullptr);
+  if (translation.needs_whole_matrix) return {0, {"needs the whole matrix"}};
   app::keep_previous_pins(translation, later);
   app::add_extra_records(translation, inputs);
   app::merge_alike_versions(translation);
@@ -72,6 +76,23 @@ TEST_CASE("leaving stood-for releases out changes no profile's solution", "[stan
       CHECK(merged.packages == all.packages);
       CHECK(merged.records <= all.records);
       if (merged.records < all.records) ++fewer;
+      const app::LockInputs slim =
+          app::gather_lock_inputs(options, app::MatrixReleases::without_stood_for);
+      REQUIRE(slim.without_stood_for);
+      const Solved loaded_without = solve(slim, true);
+      CHECK(loaded_without.packages == all.packages);
+      CHECK(loaded_without.records == merged.records);
+      // Replaced by a lock of its own pins, which name no stood-for release, it stays slim.
+      std::vector<solver::Preference> own_pins;
+      for (const std::string& line : all.packages) {
+        const auto space = line.find(' ');
+        own_pins.push_back(
+            {line.substr(0, space),
+             core::SpecifierSet::parse(
+                 "===" + line.substr(space + 1, line.find(' ', space + 1) - space - 1))
+                 .value()});
+      }
+      CHECK(solve(slim, true, own_pins).packages == all.packages);
     }
   }
   // Most cases have releases stood for: the check above is not vacuous.
@@ -143,6 +164,7 @@ class RandomMatrix {
 TEST_CASE("leaving stood-for releases out changes no solution of random matrices and requests",
           "[stand-ins]") {
   std::size_t left_out = 0;
+  std::size_t needed_whole = 0;
   for (unsigned seed = 1; seed <= 300; ++seed) {
     RandomMatrix random(seed);
     const std::string text = random.text();
@@ -170,6 +192,18 @@ TEST_CASE("leaving stood-for releases out changes no solution of random matrices
     const Solved merged = solve(inputs, true, later);
     CHECK(merged.packages == all.packages);
     left_out += all.records - merged.records;
+    // Loaded without the stood-for releases: the same, or the lock says it needs them.
+    app::LockInputs slim = inputs;
+    matrix::detail::leave_out_stood_for(slim.matrix);
+    slim.without_stood_for = true;
+    const Solved loaded_without = solve(slim, true, later);
+    if (loaded_without.records == 0) {
+      ++needed_whole;
+    } else {
+      CHECK(loaded_without.packages == all.packages);
+    }
   }
-  CHECK(left_out > 300);  // stand-ins were in play, not a vacuous comparison
+  CHECK(left_out > 300);    // stand-ins were in play, not a vacuous comparison
+  CHECK(needed_whole > 0);  // and so were the releases a lock keeps
+  CHECK(needed_whole < 300);
 }

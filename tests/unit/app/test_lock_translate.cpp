@@ -188,13 +188,17 @@ TEST_CASE(
   CHECK(t.records() == Names{"app 1.0", "lib 1.0", "lib 1.1", "lib 1.2"});
   CHECK(t.records(app::RecordScope::all, &none) ==
         Names{"app 1.0", "lib 1.0", "lib 1.1", "lib 1.2"});
-  // A replaced lock's pin on 1.0 tells it apart from 1.2; 1.1 still stands in.
+  // A replaced lock's pin on 1.0 favors it over 1.2, which no longer stands in; 1.1 still does.
   const auto pin = [](const std::string& v) {
     return std::vector<solver::Preference>{{"lib", core::SpecifierSet::parse("===" + v).value()}};
   };
   CHECK(merged(pin("1.0")) == Names{"app 1.0", "lib 1.0", "lib 1.2"});
-  // A pin on the newest tells the others apart from it, not from each other: 1.1 stands for 1.0.
-  CHECK(merged(pin("1.2")) == Names{"app 1.0", "lib 1.1", "lib 1.2"});
+  CHECK(merged(pin("1.1")) == Names{"app 1.0", "lib 1.1", "lib 1.2"});
+  // A pin on the newest favors it over the others: it stands for them still.
+  CHECK(merged(pin("1.2")) == Names{"app 1.0", "lib 1.2"});
+  // A preference for versions below the newest favors them: the newest of those stands in.
+  const std::vector<solver::Preference> below{{"lib", core::SpecifierSet::parse("<1.2").value()}};
+  CHECK(merged(below) == Names{"app 1.0", "lib 1.1", "lib 1.2"});
   // So does a user's requirement: `lib<1.2` rules 1.2 out, and 1.1 stands for 1.0.
   t.require("lib<1.2");
   CHECK(merged() == Names{"app 1.0", "lib 1.1"});

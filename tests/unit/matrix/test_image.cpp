@@ -220,3 +220,41 @@ TEST_CASE("the image leaves the generated layer out unread when asked", "[matrix
   CHECK(matrix::detail::write_image(*through_files, digest) ==
         matrix::detail::write_image(expected, digest));
 }
+
+TEST_CASE("an image read without stood-for releases holds the rest and their versions",
+          "[matrix][image]") {
+  const std::string digest(matrix::embedded_digest());
+  const auto whole = matrix::detail::read_image(matrix::detail::embedded_image(), digest);
+  const auto slim = matrix::detail::read_image(matrix::detail::embedded_image(), digest,
+                                               matrix::detail::LeftOut::stood_for);
+  REQUIRE(whole);
+  REQUIRE(slim);
+  REQUIRE(slim->packages.size() == whole->packages.size());
+  std::size_t left = 0;
+  for (const auto& [name, package] : whole->packages) {
+    INFO(name);
+    const matrix::Package& read = slim->packages.at(name);
+    std::vector<std::string> kept, stood_for, read_kept, read_stood_for;
+    for (const auto& release : package.versions) {
+      (release.newer_stands_for ? stood_for : kept).push_back(release.id());
+    }
+    for (const auto& release : read.versions) {
+      CHECK_FALSE(release.newer_stands_for);
+      read_kept.push_back(release.id());
+    }
+    for (const auto& version : read.stood_for)
+      read_stood_for.push_back(name + "@" + version.to_string());
+    CHECK(read_kept == kept);
+    CHECK(read_stood_for == stood_for);
+    left += stood_for.size();
+  }
+  CHECK(left > 1000);  // the generated layer has long runs of alike releases
+  // The files, loaded the same way, agree with the image.
+  matrix::Matrix from_files = *matrix::load_sources(matrix::embedded_files());
+  matrix::detail::leave_out_stood_for(from_files);
+  for (const auto& [name, package] : from_files.packages) {
+    INFO(name);
+    CHECK(package.stood_for == slim->packages.at(name).stood_for);
+    CHECK(package.versions.size() == slim->packages.at(name).versions.size());
+  }
+}

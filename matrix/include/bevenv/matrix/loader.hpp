@@ -32,6 +32,10 @@ struct LoadOptions {
   // only they described: for a lock whose sources decide what exists. Curated records stay, with
   // what the snapshot filled in. The embedded image skips them unread.
   bool without_generated_releases = false;
+  // Leaves out the releases a newer release stands for (stand_ins.hpp), keeping only their
+  // versions (Package::stood_for): for an offline lock, which checks that it needs none of them.
+  // No effect with `without_generated_releases`. The embedded image skips them unread.
+  bool without_stood_for = false;
 };
 
 using LoadResult = core::Expected<Matrix, std::vector<Diagnostic>>;

@@ -109,6 +109,9 @@ struct PackageVersion {
 struct Package {
   std::string name;                      // normalized
   std::vector<PackageVersion> versions;  // ascending PEP 440 order
+  // The versions of the releases a load left out unread (LoadOptions::without_stood_for),
+  // ascending: each is stood for by the nearest newer one in `versions`. Empty otherwise.
+  std::vector<core::Version> stood_for;
   const PackageVersion* find(const core::Version& v) const;
 };
 

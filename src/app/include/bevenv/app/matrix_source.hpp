@@ -15,6 +15,7 @@ struct MatrixOptions {
   std::vector<std::filesystem::path> overlays;  // from `--matrix DIR`, in order
   bool known_packages_only = true;              // matrix::LoadOptions::known_packages_only
   bool without_generated_releases = false;      // matrix::LoadOptions::without_generated_releases
+  bool without_stood_for = false;               // matrix::LoadOptions::without_stood_for
 };
 
 // The overlay directories in precedence order: `BEVENV_MATRIX_PATH` entries, then `options`.
