@@ -6,9 +6,11 @@
 #include <cstring>
 #include <map>
 #include <stdexcept>
+#include <string>
 #include <type_traits>
 #include <unordered_map>
 #include <utility>
+#include <variant>
 #include <vector>
 
 #include "bevenv/util/bytes.hpp"
@@ -16,15 +18,16 @@
 #include "stand_ins.hpp"
 
 // Layout: the magic line, the format number, the digest of the data files, the tables of
-// distinct texts (names and URLs; versions, specifiers and markers as canonical text),
-// then the matrix's fields in the order image_fields.hpp lists them. Numbers are LEB128; a
+// distinct texts (names and URLs; versions, specifiers and markers as canonical text; the parts
+// of each version and specifier, as their parse found them), then the matrix's fields in the
+// order image_fields.hpp lists them. Numbers are LEB128; a
 // string is its index in the table; containers are a count and their items.
 namespace bevenv::matrix::detail {
 namespace {
 
 constexpr std::string_view kMagic = "bevenv matrix image\n";
 // Raised whenever the layout changes, so that an image of another layout is never misread.
-constexpr std::uint64_t kFormat = 6;
+constexpr std::uint64_t kFormat = 7;
 
 // A field added to one of these records must be listed in image_fields.hpp; this size check
 // (for the one ABI the project builds on) makes that hard to forget.
@@ -37,10 +40,20 @@ static_assert(sizeof(ObservedHost) == 344, "list the new field in image_fields.h
 static_assert(sizeof(Matrix) == 256, "list the new field in image_fields.hpp");
 #endif
 
-// Distinct texts are kept once, in one table per kind, so that the reader parses each version,
-// specifier and marker once and sizes its caches by what it parses.
-enum class Table : std::uint8_t { text, version, specifier, marker };
-constexpr std::size_t kTables = 4;
+// Distinct texts are kept once, in one table per kind, so that the reader makes each version,
+// specifier and marker once and sizes its caches by what it makes. Versions and specifiers come
+// with their parts (one entry per version or specifier, in the same order), which the reader
+// takes as they are: scanning their text took a lock a tenth of its start-up.
+enum class Table : std::uint8_t {
+  text,
+  version,
+  specifier,
+  marker,
+  version_parts,
+  specifier_parts
+};
+constexpr std::size_t kTables = 6;
+constexpr std::size_t kInterned = 4;  // the tables of texts; the parts follow
 
 class ImageWriter {
  public:
@@ -53,22 +66,66 @@ class ImageWriter {
     std::string out(kMagic);
     util::put_number(out, kFormat);
     util::put_text(out, digest);
-    for (const Interned& table : tables_) {
-      util::put_number(out, table.texts.size());
-      std::uint64_t end = 0;
-      fixed(0, out);
-      for (const std::string_view s : table.texts) {
-        end += s.size();
-        if (end > UINT32_MAX) throw std::length_error("matrix image: a text table over 4 GiB");
-        fixed(static_cast<std::uint32_t>(end), out);
-      }
-      for (const std::string_view s : table.texts) out += s;
-    }
+    for (const Interned& table : tables_) put_table(table.texts, out);
+    std::vector<std::string> parts;
+    for (const core::Version& v : versions_) parts.push_back(parts_of(v));
+    put_table({parts.begin(), parts.end()}, out);
+    parts.clear();
+    for (const core::Specifier* s : specifiers_) parts.push_back(parts_of(*s));
+    put_table({parts.begin(), parts.end()}, out);
     out += body_;
     return out;
   }
 
  private:
+  static void put_table(const std::vector<std::string_view>& texts, std::string& out) {
+    util::put_number(out, texts.size());
+    std::uint64_t end = 0;
+    fixed(0, out);
+    for (const std::string_view s : texts) {
+      end += s.size();
+      if (end > UINT32_MAX) throw std::length_error("matrix image: a text table over 4 GiB");
+      fixed(static_cast<std::uint32_t>(end), out);
+    }
+    for (const std::string_view s : texts) out += s;
+  }
+  static std::string parts_of(const core::Version& v) {
+    std::string out;
+    const auto optional = [&out](const auto& o) {
+      util::put_number(out, o ? 1 : 0);
+      if (o) util::put_number(out, *o);
+    };
+    util::put_number(out, v.epoch());
+    util::put_number(out, v.release().size());
+    for (const std::uint64_t n : v.release()) util::put_number(out, n);
+    util::put_number(out, v.pre() ? 1 : 0);
+    if (v.pre()) {
+      util::put_number(out, static_cast<std::uint64_t>(v.pre()->kind));
+      util::put_number(out, v.pre()->number);
+    }
+    optional(v.post());
+    optional(v.dev());
+    util::put_number(out, v.local().size());
+    for (const core::LocalSegment& segment : v.local()) {
+      const auto* number = std::get_if<std::uint64_t>(&segment);
+      util::put_number(out, number != nullptr ? 1 : 0);
+      if (number != nullptr) {
+        util::put_number(out, *number);
+      } else {
+        util::put_text(out, std::get<std::string>(segment));
+      }
+    }
+    return out;
+  }
+  std::string parts_of(const core::Specifier& s) {
+    std::string out;
+    util::put_number(out, static_cast<std::uint64_t>(s.op()));
+    util::put_number(out, s.is_wildcard() ? 1 : 0);
+    util::put_text(out, s.version_text());
+    util::put_number(out, s.version() ? 1 : 0);
+    if (s.version()) util::put_number(out, version_id(*s.version()));
+    return out;
+  }
   static void fixed(std::uint32_t n, std::string& out) {  // little-endian, 4 bytes
     for (int byte = 0; byte < 4; ++byte) out.push_back(static_cast<char>((n >> (8 * byte)) & 0xff));
   }
@@ -84,16 +141,29 @@ class ImageWriter {
   template <class E>
   requires std::is_enum_v<E>
   void put(E e) { number(static_cast<std::uint64_t>(e)); }
-  void intern(Table table, std::string_view s) {
+  // The id of `s` in `table`, and whether it was added now.
+  std::pair<std::uint64_t, bool> id_of(Table table, std::string_view s) {
     Interned& into = tables_[static_cast<std::size_t>(table)];
     auto [at, added] = into.ids.try_emplace(std::string(s), into.texts.size());
     if (added) into.texts.push_back(at->first);
-    number(at->second);
+    return {at->second, added};
+  }
+  void intern(Table table, std::string_view s) { number(id_of(table, s).first); }
+  std::uint64_t version_id(const core::Version& v) {
+    const auto [id, added] = id_of(Table::version, v.to_string());
+    if (added) versions_.push_back(v);
+    return id;
   }
   void put(const std::string& s) { intern(Table::text, s); }
   void put(const util::SharedText& s) { intern(Table::text, s.view()); }
-  void put(const core::Version& v) { intern(Table::version, v.to_string()); }
-  void put(const core::Specifier& s) { intern(Table::specifier, s.to_string()); }
+  void put(const core::Version& v) { number(version_id(v)); }
+  // Its version first, so that the version's id is known when the specifier's parts are written.
+  void put(const core::Specifier& s) {
+    if (s.version()) version_id(*s.version());
+    const auto [id, added] = id_of(Table::specifier, s.to_string());
+    if (added) specifiers_.push_back(&s);
+    number(id);
+  }
   void put(const core::SpecifierSet& s) { put(s.specifiers()); }
   void put(const core::Marker& m) { intern(Table::marker, m.empty() ? "" : m.to_string()); }
   void put(const core::Requirement& r) { (*this)(r.name, r.extras, r.specifier, r.url, r.marker); }
@@ -142,7 +212,9 @@ class ImageWriter {
     std::vector<std::string_view> texts;  // into ids' keys, which never move
   };
   std::string body_;
-  std::array<Interned, kTables> tables_;
+  std::array<Interned, kInterned> tables_;
+  std::vector<core::Version> versions_;             // by id in Table::version
+  std::vector<const core::Specifier*> specifiers_;  // by id in Table::specifier: the matrix's
 };
 
 class ImageReader {
@@ -158,7 +230,8 @@ class ImageReader {
     versions_.resize(texts(Table::version).size());
     specifiers_.resize(texts(Table::specifier).size());
     markers_.resize(texts(Table::marker).size());
-    return true;
+    return texts(Table::version_parts).size() == versions_.size() &&
+           texts(Table::specifier_parts).size() == specifiers_.size();
   }
 
   template <class... T>
@@ -216,19 +289,60 @@ class ImageReader {
     if (id >= texts(table).size()) throw util::DamagedBytes{};
     return static_cast<std::size_t>(id);
   }
-  // Parsed once per distinct text: the same version, specifier or marker recurs across records.
-  template <class T>
-  const T& parsed(Table table, std::vector<std::optional<T>>& cache) {
-    return parsed_at(table, cache, id_in(table));
-  }
-  template <class T>
-  const T& parsed_at(Table table, std::vector<std::optional<T>>& cache, std::size_t id) {
-    if (!cache[id]) {
-      auto value = T::parse(texts(table)[id]);
+  // Made once per distinct text: the same version, specifier or marker recurs across records.
+  const core::Marker& marker_at(std::size_t id) {
+    if (!markers_[id]) {
+      auto value = core::Marker::parse(texts(Table::marker)[id]);
       if (!value) throw util::DamagedBytes{};
-      cache[id] = std::move(value).value();
+      markers_[id] = std::move(value).value();
     }
-    return *cache[id];
+    return *markers_[id];
+  }
+  const core::Version& version_at(std::size_t id) {
+    if (!versions_[id]) versions_[id] = core::Version::from_parts(version_parts(id));
+    return *versions_[id];
+  }
+  core::VersionParts version_parts(std::size_t id) const {
+    util::ByteReader from(texts(Table::version_parts)[id]);
+    core::VersionParts parts;
+    const auto optional = [&from](std::optional<std::uint64_t>& o) {
+      if (from.flag()) o = from.number();
+    };
+    parts.epoch = from.number();
+    parts.release.resize(from.count());
+    for (std::uint64_t& n : parts.release) n = from.number();
+    if (from.flag()) {
+      const std::uint64_t kind = from.number();
+      if (kind > static_cast<std::uint64_t>(core::PreKind::rc)) throw util::DamagedBytes{};
+      parts.pre = core::PreRelease{static_cast<core::PreKind>(kind), from.number()};
+    }
+    optional(parts.post);
+    optional(parts.dev);
+    parts.local.resize(from.count());
+    for (core::LocalSegment& segment : parts.local) {
+      if (from.flag()) {
+        segment = from.number();
+      } else {
+        segment = std::string(from.text());
+      }
+    }
+    if (!from.done()) throw util::DamagedBytes{};
+    return parts;
+  }
+  const core::Specifier& specifier_at(std::size_t id) {
+    if (specifiers_[id]) return *specifiers_[id];
+    util::ByteReader from(texts(Table::specifier_parts)[id]);
+    const std::uint64_t op = from.number();
+    if (op > static_cast<std::uint64_t>(core::Operator::arbitrary)) throw util::DamagedBytes{};
+    const bool wildcard = from.flag();
+    std::string written(from.text());
+    std::optional<core::Version> version;
+    if (from.flag()) version = version_at(id_in(Table::version, from));
+    const bool arbitrary = op == static_cast<std::uint64_t>(core::Operator::arbitrary);
+    if (!from.done() || version.has_value() == arbitrary) throw util::DamagedBytes{};
+    specifiers_[id] = core::Specifier::from_parts(static_cast<core::Operator>(op), wildcard,
+                                                  std::move(written), std::move(version));
+    return *specifiers_[id];
   }
 
   void get(bool& b) { b = bytes_.flag(); }
@@ -256,8 +370,8 @@ class ImageReader {
   void get(util::SharedText& s) {
     s = util::SharedText::lasting(texts(Table::text)[id_in(Table::text)]);
   }
-  void get(core::Version& v) { v = parsed(Table::version, versions_); }
-  void get(core::Specifier& s) { s = parsed(Table::specifier, specifiers_); }
+  void get(core::Version& v) { v = version_at(id_in(Table::version)); }
+  void get(core::Specifier& s) { s = specifier_at(id_in(Table::specifier)); }
   // A set is its specifiers' ids; the same ids recur across releases (`numpy>=1.17`), so each
   // distinct list is built once and shared by the sets that copy it.
   void get(core::SpecifierSet& set) {
@@ -272,7 +386,7 @@ class ImageReader {
       at->second.reserve(n);
       for (std::size_t i = 0; i < n; ++i) {
         const std::size_t id = id_in(Table::specifier, ids);
-        at->second.add(parsed_at(Table::specifier, specifiers_, id));
+        at->second.add(specifier_at(id));
       }
     }
     set = at->second;
@@ -283,7 +397,7 @@ class ImageReader {
       m = core::Marker();
       return;
     }
-    m = parsed_at(Table::marker, markers_, id);
+    m = marker_at(id);
   }
   void get(core::Requirement& r) { (*this)(r.name, r.extras, r.specifier, r.url, r.marker); }
   void get(std::vector<core::Requirement>& list) {
@@ -340,7 +454,7 @@ class ImageReader {
   const core::Version& version_leading(std::string_view release) {
     util::ByteReader fields(release);
     id_in(Table::text, fields);
-    return parsed_at(Table::version, versions_, id_in(Table::version, fields));
+    return version_at(id_in(Table::version, fields));
   }
   template <class K, class V, class C>
   void get(std::map<K, V, C>& items) {

@@ -220,6 +220,16 @@ Expected<Specifier, ParseError> Specifier::parse(std::string_view text) {
   return spec;
 }
 
+Specifier Specifier::from_parts(Operator op, bool wildcard, std::string version_text,
+                                std::optional<Version> version) {
+  Specifier spec;
+  spec.op_ = op;
+  spec.wildcard_ = wildcard;
+  spec.version_text_ = std::move(version_text);
+  spec.version_ = std::move(version);
+  return spec;
+}
+
 bool Specifier::mentions_prerelease() const {
   if (op_ == Operator::not_equal || wildcard_) return false;
   if (op_ == Operator::arbitrary) {

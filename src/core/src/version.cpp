@@ -1,5 +1,6 @@
 #include "bevenv/core/version.hpp"
 
+#include <charconv>
 #include <string>
 
 #include "bevenv/util/enum_words.hpp"
@@ -14,14 +15,21 @@ constexpr util::EnumWord<PreKind> kPreTags[] = {
 
 std::string_view pre_tag(PreKind kind) { return util::word_of(kPreTags, kind, "a"); }
 
+// Without the temporary string std::to_string makes: a lock parses thousands of versions.
+void append_number(std::string& out, std::uint64_t n) {
+  char digits[20];
+  const auto written = std::to_chars(digits, digits + sizeof digits, n);
+  out.append(digits, written.ptr);
+}
+
 void append_release(std::string& out, std::uint64_t epoch, const std::vector<std::uint64_t>& r) {
   if (epoch != 0) {
-    out += std::to_string(epoch);
+    append_number(out, epoch);
     out += '!';
   }
   for (std::size_t i = 0; i < r.size(); ++i) {
     if (i != 0) out += '.';
-    out += std::to_string(r[i]);
+    append_number(out, r[i]);
   }
 }
 
@@ -70,21 +78,21 @@ Version Version::made(Parts parts) {
   append_release(out, parts.epoch, parts.release);
   if (parts.pre) {
     out += pre_tag(parts.pre->kind);
-    out += std::to_string(parts.pre->number);
+    append_number(out, parts.pre->number);
   }
   if (parts.post) {
     out += ".post";
-    out += std::to_string(*parts.post);
+    append_number(out, *parts.post);
   }
   if (parts.dev) {
     out += ".dev";
-    out += std::to_string(*parts.dev);
+    append_number(out, *parts.dev);
   }
   shared->public_length = out.size();
   for (std::size_t i = 0; i < parts.local.size(); ++i) {
     out += i == 0 ? '+' : '.';
     if (std::holds_alternative<std::uint64_t>(parts.local[i])) {
-      out += std::to_string(std::get<std::uint64_t>(parts.local[i]));
+      append_number(out, std::get<std::uint64_t>(parts.local[i]));
     } else {
       out += std::get<std::string>(parts.local[i]);
     }

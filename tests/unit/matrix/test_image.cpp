@@ -258,3 +258,46 @@ TEST_CASE("an image read without stood-for releases holds the rest and their ver
     CHECK(package.versions.size() == slim->packages.at(name).versions.size());
   }
 }
+
+TEST_CASE("an image keeps versions and specifiers of every shape as their parse made them",
+          "[matrix][image]") {
+  // Made in place: the loader would ask that each requirement match a release of the matrix.
+  matrix::Matrix original = loaded();
+  matrix::PackageVersion shaped;
+  shaped.name = "image-shapes";
+  shaped.version = core::Version::parse("1!2.0rc1.post2.dev3+cu113.7.abc").value();
+  for (const char* text : {"numpy===1.21.0-custom", "torch~=1.4.5", "tqdm==4.*", "pyyaml!=5.*",
+                           "six>=1.0-rc1,<2.0.0a1", "packaging>=v1.0.post0,<=3"}) {
+    shaped.requirements.push_back(core::Requirement::parse(text).value());
+  }
+  original.packages["image-shapes"] = matrix::Package{"image-shapes", {shaped}, {}};
+  const std::string image = matrix::detail::write_image(original, "d2");
+  auto back = matrix::detail::read_image(image, "d2");
+  REQUIRE(back);
+  const auto& written = original.find_package("image-shapes")->versions.front();
+  const auto& read = back->find_package("image-shapes")->versions.front();
+  CHECK(read.version.to_string() == "1!2.0rc1.post2.dev3+cu113.7.abc");
+  CHECK(read.version == written.version);
+  CHECK(read.version.local() == written.version.local());
+  CHECK(read.version.is_prerelease());
+  REQUIRE(read.requirements.size() == written.requirements.size());
+  const auto probes = {"1.21.0-custom", "1.4.9", "1.5", "4.0.1", "5.1", "1.0rc1", "1.0", "3"};
+  for (std::size_t i = 0; i < read.requirements.size(); ++i) {
+    const auto& a = written.requirements[i].specifier.specifiers();
+    const auto& b = read.requirements[i].specifier.specifiers();
+    REQUIRE(a.size() == b.size());
+    for (std::size_t j = 0; j < a.size(); ++j) {
+      INFO(a[j].to_string());
+      CHECK(b[j].to_string() == a[j].to_string());  // as written: `>=1.0-rc1`
+      CHECK(b[j].op() == a[j].op());
+      CHECK(b[j].is_wildcard() == a[j].is_wildcard());
+      CHECK(b[j].version_text() == a[j].version_text());
+      CHECK(b[j].version().has_value() == a[j].version().has_value());
+      CHECK(b[j].mentions_prerelease() == a[j].mentions_prerelease());
+      for (const char* text : probes) {
+        const auto v = core::Version::parse(text);
+        if (v) CHECK(b[j].matches(*v) == a[j].matches(*v));
+      }
+    }
+  }
+}

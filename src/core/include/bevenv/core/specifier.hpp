@@ -27,6 +27,10 @@ std::string_view operator_text(Operator op);
 class Specifier {
  public:
   static Expected<Specifier, ParseError> parse(std::string_view text);
+  // The specifier of parts a parse found, kept by a form bevenv writes itself (the matrix
+  // image): `version` is `version_text` parsed (without `.*`), absent exactly for `===`.
+  static Specifier from_parts(Operator op, bool wildcard, std::string version_text,
+                              std::optional<Version> version);
 
   Operator op() const { return op_; }
   bool is_wildcard() const { return wildcard_; }                      // ==1.9.* / !=1.9.*

@@ -40,6 +40,9 @@ class Version {
   // Parses any text PEP 440 accepts (leading `v`, `-`/`_` separators, `alpha`/`c`/`pre`/`rev`
   // spellings, implicit numbers, surrounding whitespace). Numbers beyond 2^64-1 are an error.
   static Expected<Version, ParseError> parse(std::string_view text);
+  // The version of parts a parse found, kept by a form bevenv writes itself (the matrix image):
+  // no text is scanned, and the parts are taken as they are.
+  static Version from_parts(VersionParts parts) { return made(std::move(parts)); }
 
   std::uint64_t epoch() const { return parts().epoch; }
   const std::vector<std::uint64_t>& release() const { return parts().release; }
