@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <charconv>
+#include <string>
+#include <string_view>
 #include <tuple>
 #include <utility>
 
@@ -33,9 +35,31 @@ std::pair<unsigned long, std::string_view> gpu_key(std::string_view gpu) {
   return {number, digits.substr(static_cast<std::size_t>(end - digits.data()))};
 }
 
+// The name as sorted: its normalized form, made only where that differs from the name.
+std::string_view normalized(std::string_view name, std::string& made) {
+  if (core::is_normalized_name(name)) return name;
+  made = core::normalize_name(name);
+  return made;
+}
+
+// Whether `items` are in the order sort_by_normalized_name() gives them.
+template <class T, class NameOf>
+bool in_normalized_order(const std::vector<T>& items, NameOf name_of) {
+  std::string made[2];
+  for (std::size_t i = 1; i < items.size(); ++i) {
+    const std::string_view before = normalized(name_of(items[i - 1]), made[0]);
+    const std::string_view after = normalized(name_of(items[i]), made[1]);
+    if (before != after ? after < before : name_of(items[i]) < name_of(items[i - 1])) return false;
+  }
+  return true;
+}
+
 // By normalized name, then as written: each name is normalized once, not at every comparison.
+// A lock is canonicalized when it is built and again when it is written: items already in
+// order are left where they are.
 template <class T, class NameOf>
 void sort_by_normalized_name(std::vector<T>& items, NameOf name_of) {
+  if (in_normalized_order(items, name_of)) return;
   std::vector<std::pair<std::string, T>> keyed;
   keyed.reserve(items.size());
   for (T& item : items) keyed.emplace_back(core::normalize_name(name_of(item)), std::move(item));
