@@ -61,6 +61,7 @@ class GatheredInputs {
   util::ScopeOrExit<LockInputs> first_;
   std::optional<util::ScopeOrExit<LockInputs>> whole_;
 };
+
 // `sha256:<hex>` of the canonical text of the inputs.
 std::string input_hash(const LockInputs& inputs);
 

@@ -11,7 +11,10 @@
 #include <variant>
 #include <vector>
 
+#include "bevenv/app/lock.hpp"
+#include "bevenv/lockfiles/reader.hpp"
 #include "bevenv/matrix/loader.hpp"
+#include "fresh_dir.hpp"
 #include "lock_extras.hpp"
 #include "lock_inputs.hpp"
 #include "lock_keep.hpp"
@@ -97,6 +100,41 @@ TEST_CASE("leaving stood-for releases out changes no profile's solution", "[stan
   }
   // Most cases have releases stood for: the check above is not vacuous.
   CHECK(fewer * 2 > matrix->profiles.size() * 3);
+}
+
+TEST_CASE("a lock that asks a release a newer one stands for reads the whole matrix",
+          "[stand-ins]") {
+  const auto matrix = matrix::load_embedded();
+  REQUIRE(matrix.has_value());
+  const auto dir = testing::fresh_dir("stand-ins");
+  app::LockOptions options;
+  options.profile = "smoke";
+  options.target.detect = false;
+  options.output = dir / "bevenv.lock";
+  REQUIRE(app::lock(options).exit_code == core::ExitCode::ok);
+  // A pinned release whose next older one it stands for: asking that one, which the matrix an
+  // offline lock loads first leaves out, must pin it all the same.
+  std::string name;
+  std::string older;
+  for (const auto& pinned : lockfiles::read_lockfile(*options.output).packages) {
+    const matrix::Package* package = matrix->find_package(pinned.name);
+    if (package == nullptr) continue;
+    for (std::size_t i = 1; i < package->versions.size() && older.empty(); ++i) {
+      if (package->versions[i].version.to_string() == pinned.version &&
+          package->versions[i - 1].newer_stands_for) {
+        name = package->name;
+        older = package->versions[i - 1].version.to_string();
+      }
+    }
+  }
+  REQUIRE_FALSE(older.empty());
+  INFO(name << "==" << older);
+  options.requirements = {name + "==" + older};
+  REQUIRE(app::lock(options).exit_code == core::ExitCode::ok);
+  const auto relocked = lockfiles::read_lockfile(*options.output);
+  const lockfiles::Package* pin = relocked.find_package(name);
+  REQUIRE(pin != nullptr);
+  CHECK(pin->version == older);
 }
 
 namespace {
