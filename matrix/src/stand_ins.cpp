@@ -12,10 +12,6 @@
 namespace bevenv::matrix::detail {
 namespace {
 
-std::string normalized(std::string_view name) {
-  return core::is_normalized_name(name) ? std::string(name) : core::normalize_name(name);
-}
-
 bool same_marker(const core::Marker& a, const core::Marker& b) {
   return a.identity() == b.identity() || a.to_string() == b.to_string();
 }
@@ -113,12 +109,12 @@ class StatedSpecifiers {
 
  private:
   void add(const core::Requirement& r) {
-    if (!r.extras.empty()) with_extras_.insert(normalized(r.name));
+    if (!r.extras.empty()) with_extras_.insert(core::normalize_name(r.name));
     add(r.name, r.specifier);
   }
   void add(std::string_view name, const core::SpecifierSet& set) {
     if (set.empty()) return;
-    on_[normalized(name)].try_emplace(set.to_string(), &set);
+    on_[core::normalize_name(name)].try_emplace(set.to_string(), &set);
   }
 
   // Name -> its distinct specifier sets, by their text.

@@ -4,8 +4,6 @@
 #include <unordered_map>
 #include <utility>
 
-#include "bevenv/core/name.hpp"
-
 namespace bevenv::solver::detail {
 namespace {
 
@@ -22,8 +20,7 @@ bool repeats_a_name(const std::vector<Dependency>& dependencies) {
   std::vector<std::string> names;
   names.reserve(dependencies.size());
   for (const Dependency& d : dependencies) {
-    // Database records' names are normalized already: those are copied, not rebuilt.
-    std::string name = core::is_normalized_name(d.name) ? d.name : normalize_package_name(d.name);
+    std::string name = normalize_package_name(d.name);
     if (std::find(names.begin(), names.end(), name) != names.end()) return true;
     names.push_back(std::move(name));
   }

@@ -24,9 +24,7 @@ void StandIns::add(std::vector<const core::SpecifierSet*>& to, const core::Speci
   if (!set.empty()) to.push_back(&set);  // an empty set answers every version alike
 }
 
-StandIns::Stated& StandIns::on(const std::string& name) {
-  return on_[core::is_normalized_name(name) ? name : core::normalize_name(name)];
-}
+StandIns::Stated& StandIns::on(const std::string& name) { return on_[core::normalize_name(name)]; }
 
 // The two have the same record but for the version. The solver takes the newest of the most
 // favored releases it may install (libsolv: the last favor or disfavor job naming a release

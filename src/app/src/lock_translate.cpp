@@ -22,9 +22,7 @@
 namespace bevenv::app {
 
 solver::Dependency dependency_of(const core::Requirement& r, util::SharedText origin) {
-  // Names read from the matrix are normalized already: copied, not rebuilt.
-  std::string name = core::is_normalized_name(r.name) ? r.name : core::normalize_name(r.name);
-  return solver::Dependency{std::move(name), r.specifier, std::move(origin)};
+  return solver::Dependency{core::normalize_name(r.name), r.specifier, std::move(origin)};
 }
 
 void MatrixRecords::add(solver::RecordId id, const matrix::PackageVersion* build) {

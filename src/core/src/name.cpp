@@ -11,6 +11,8 @@ bool is_name_alnum(char c) {
 }  // namespace
 
 std::string normalize_name(std::string_view name) {
+  // Most names come normalized (the matrix's, the solver's records'): copied, not rebuilt.
+  if (is_normalized_name(name)) return std::string(name);
   std::string out;
   out.reserve(name.size());
   for (const char c : name) {

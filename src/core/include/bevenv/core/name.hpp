@@ -4,7 +4,8 @@
 
 namespace bevenv::core {
 
-// PEP 503: lower-case, runs of `-`, `_`, `.` become one `-` (`Mmcv_Full` -> `mmcv-full`).
+// PEP 503: lower-case, runs of `-`, `_`, `.` become one `-` (`Mmcv_Full` -> `mmcv-full`). A name
+// already normalized is copied as it is.
 std::string normalize_name(std::string_view name);
 // Whether normalize_name() would return `name` unchanged (checked without allocating).
 bool is_normalized_name(std::string_view name);
