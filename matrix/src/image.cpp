@@ -27,7 +27,7 @@ namespace {
 
 constexpr std::string_view kMagic = "bevenv matrix image\n";
 // Raised whenever the layout changes, so that an image of another layout is never misread.
-constexpr std::uint64_t kFormat = 7;
+constexpr std::uint64_t kFormat = 8;
 
 // A field added to one of these records must be listed in image_fields.hpp; this size check
 // (for the one ABI the project builds on) makes that hard to forget.
@@ -66,13 +66,20 @@ class ImageWriter {
     std::string out(kMagic);
     util::put_number(out, kFormat);
     util::put_text(out, digest);
+    // The parts first: a specifier's may add a version, and either may add texts.
+    std::vector<std::string> specifier_parts;
+    for (const core::Specifier* s : specifiers_) {
+      specifier_parts.push_back(
+          encoded(s->op(), s->is_wildcard(), s->version_text(), s->version()));
+    }
+    std::vector<std::string> version_parts;
+    for (const core::Version& v : versions_) {
+      version_parts.push_back(
+          encoded(v.epoch(), v.release(), v.pre(), v.post(), v.dev(), v.local()));
+    }
     for (const Interned& table : tables_) put_table(table.texts, out);
-    std::vector<std::string> parts;
-    for (const core::Version& v : versions_) parts.push_back(parts_of(v));
-    put_table({parts.begin(), parts.end()}, out);
-    parts.clear();
-    for (const core::Specifier* s : specifiers_) parts.push_back(parts_of(*s));
-    put_table({parts.begin(), parts.end()}, out);
+    put_table({version_parts.begin(), version_parts.end()}, out);
+    put_table({specifier_parts.begin(), specifier_parts.end()}, out);
     out += body_;
     return out;
   }
@@ -89,42 +96,12 @@ class ImageWriter {
     }
     for (const std::string_view s : texts) out += s;
   }
-  static std::string parts_of(const core::Version& v) {
-    std::string out;
-    const auto optional = [&out](const auto& o) {
-      util::put_number(out, o ? 1 : 0);
-      if (o) util::put_number(out, *o);
-    };
-    util::put_number(out, v.epoch());
-    util::put_number(out, v.release().size());
-    for (const std::uint64_t n : v.release()) util::put_number(out, n);
-    util::put_number(out, v.pre() ? 1 : 0);
-    if (v.pre()) {
-      util::put_number(out, static_cast<std::uint64_t>(v.pre()->kind));
-      util::put_number(out, v.pre()->number);
-    }
-    optional(v.post());
-    optional(v.dev());
-    util::put_number(out, v.local().size());
-    for (const core::LocalSegment& segment : v.local()) {
-      const auto* number = std::get_if<std::uint64_t>(&segment);
-      util::put_number(out, number != nullptr ? 1 : 0);
-      if (number != nullptr) {
-        util::put_number(out, *number);
-      } else {
-        util::put_text(out, std::get<std::string>(segment));
-      }
-    }
-    return out;
-  }
-  std::string parts_of(const core::Specifier& s) {
-    std::string out;
-    util::put_number(out, static_cast<std::uint64_t>(s.op()));
-    util::put_number(out, s.is_wildcard() ? 1 : 0);
-    util::put_text(out, s.version_text());
-    util::put_number(out, s.version() ? 1 : 0);
-    if (s.version()) util::put_number(out, version_id(*s.version()));
-    return out;
+  // `values` as put() writes them, apart from the body.
+  template <class... T>
+  std::string encoded(const T&... values) {
+    std::string outer = std::exchange(body_, {});
+    (*this)(values...);
+    return std::exchange(body_, std::move(outer));
   }
   static void fixed(std::uint32_t n, std::string& out) {  // little-endian, 4 bytes
     for (int byte = 0; byte < 4; ++byte) out.push_back(static_cast<char>((n >> (8 * byte)) & 0xff));
@@ -167,6 +144,16 @@ class ImageWriter {
   void put(const core::SpecifierSet& s) { put(s.specifiers()); }
   void put(const core::Marker& m) { intern(Table::marker, m.empty() ? "" : m.to_string()); }
   void put(const core::Requirement& r) { (*this)(r.name, r.extras, r.specifier, r.url, r.marker); }
+  void put(const core::PreRelease& p) { (*this)(p.kind, p.number); }
+  void put(const core::LocalSegment& segment) {  // a number, or a text
+    const auto* number = std::get_if<std::uint64_t>(&segment);
+    put(number != nullptr);
+    if (number != nullptr) {
+      put(*number);
+    } else {
+      put(std::get<std::string>(segment));
+    }
+  }
   // A list of requirements after its length in bytes: the reader decodes each distinct list once
   // (807 distinct lists among 4,764 generated releases) and copies it for the others.
   void put(const std::vector<core::Requirement>& list) {
@@ -299,50 +286,34 @@ class ImageReader {
     return *markers_[id];
   }
   const core::Version& version_at(std::size_t id) {
-    if (!versions_[id]) versions_[id] = core::Version::from_parts(version_parts(id));
-    return *versions_[id];
-  }
-  core::VersionParts version_parts(std::size_t id) const {
-    util::ByteReader from(texts(Table::version_parts)[id]);
+    if (versions_[id]) return *versions_[id];
     core::VersionParts parts;
-    const auto optional = [&from](std::optional<std::uint64_t>& o) {
-      if (from.flag()) o = from.number();
-    };
-    parts.epoch = from.number();
-    parts.release.resize(from.count());
-    for (std::uint64_t& n : parts.release) n = from.number();
-    if (from.flag()) {
-      const std::uint64_t kind = from.number();
-      if (kind > static_cast<std::uint64_t>(core::PreKind::rc)) throw util::DamagedBytes{};
-      parts.pre = core::PreRelease{static_cast<core::PreKind>(kind), from.number()};
-    }
-    optional(parts.post);
-    optional(parts.dev);
-    parts.local.resize(from.count());
-    for (core::LocalSegment& segment : parts.local) {
-      if (from.flag()) {
-        segment = from.number();
-      } else {
-        segment = std::string(from.text());
-      }
-    }
-    if (!from.done()) throw util::DamagedBytes{};
-    return parts;
+    decode(texts(Table::version_parts)[id], parts.epoch, parts.release, parts.pre, parts.post,
+           parts.dev, parts.local);
+    if (parts.pre && parts.pre->kind > core::PreKind::rc) throw util::DamagedBytes{};
+    versions_[id] = core::Version::from_parts(std::move(parts));
+    return *versions_[id];
   }
   const core::Specifier& specifier_at(std::size_t id) {
     if (specifiers_[id]) return *specifiers_[id];
-    util::ByteReader from(texts(Table::specifier_parts)[id]);
-    const std::uint64_t op = from.number();
-    if (op > static_cast<std::uint64_t>(core::Operator::arbitrary)) throw util::DamagedBytes{};
-    const bool wildcard = from.flag();
-    std::string written(from.text());
+    core::Operator op = core::Operator::equal;
+    bool wildcard = false;
+    std::string written;
     std::optional<core::Version> version;
-    if (from.flag()) version = version_at(id_in(Table::version, from));
-    const bool arbitrary = op == static_cast<std::uint64_t>(core::Operator::arbitrary);
-    if (!from.done() || version.has_value() == arbitrary) throw util::DamagedBytes{};
-    specifiers_[id] = core::Specifier::from_parts(static_cast<core::Operator>(op), wildcard,
-                                                  std::move(written), std::move(version));
+    decode(texts(Table::specifier_parts)[id], op, wildcard, written, version);
+    if (op > core::Operator::arbitrary || version.has_value() == (op == core::Operator::arbitrary))
+      throw util::DamagedBytes{};
+    specifiers_[id] =
+        core::Specifier::from_parts(op, wildcard, std::move(written), std::move(version));
     return *specifiers_[id];
+  }
+  // Reads `values` from `encoded` as get() reads them, all of it.
+  template <class... T>
+  void decode(std::string_view encoded, T&... values) {
+    util::ByteReader outer = std::exchange(bytes_, util::ByteReader(encoded));
+    (*this)(values...);
+    if (!bytes_.done()) throw util::DamagedBytes{};
+    bytes_ = outer;
   }
 
   void get(bool& b) { b = bytes_.flag(); }
@@ -400,6 +371,16 @@ class ImageReader {
     m = marker_at(id);
   }
   void get(core::Requirement& r) { (*this)(r.name, r.extras, r.specifier, r.url, r.marker); }
+  void get(core::PreRelease& p) { (*this)(p.kind, p.number); }
+  void get(core::LocalSegment& segment) {
+    if (bytes_.flag()) {
+      segment = number();
+    } else {
+      std::string text;
+      get(text);
+      segment = std::move(text);
+    }
+  }
   void get(std::vector<core::Requirement>& list) {
     const std::string_view encoded = bytes_.take(count());
     auto [at, added] = requirement_lists_.try_emplace(encoded);
