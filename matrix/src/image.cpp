@@ -32,7 +32,7 @@ constexpr std::uint64_t kFormat = 8;
 // A field added to one of these records must be listed in image_fields.hpp; this size check
 // (for the one ABI the project builds on) makes that hard to forget.
 #if defined(__x86_64__) && defined(__GLIBCXX__) && defined(_GLIBCXX_USE_CXX11_ABI)
-static_assert(sizeof(PackageVersion) == 816, "list the new field in image_fields.hpp");
+static_assert(sizeof(PackageVersion) == 808, "list the new field in image_fields.hpp");
 static_assert(sizeof(Profile) == 632, "list the new field in image_fields.hpp");
 static_assert(sizeof(Rule) == 536, "list the new field in image_fields.hpp");
 static_assert(sizeof(Failure) == 512, "list the new field in image_fields.hpp");
@@ -155,8 +155,8 @@ class ImageWriter {
     }
   }
   // A list of requirements after its length in bytes: the reader decodes each distinct list once
-  // (807 distinct lists among 4,764 generated releases) and copies it for the others.
-  void put(const std::vector<core::Requirement>& list) {
+  // (807 distinct lists among 4,764 generated releases) and shares it with the others.
+  void put(const util::SharedList<core::Requirement>& list) {
     std::string outer = std::exchange(body_, {});
     number(list.size());
     for (const core::Requirement& r : list) put(r);
@@ -381,14 +381,14 @@ class ImageReader {
       segment = std::move(text);
     }
   }
-  void get(std::vector<core::Requirement>& list) {
+  // Each distinct list is decoded once; the releases that repeat it share it.
+  void get(util::SharedList<core::Requirement>& list) {
     const std::string_view encoded = bytes_.take(count());
     auto [at, added] = requirement_lists_.try_emplace(encoded);
     if (added) {
-      util::ByteReader outer = std::exchange(bytes_, util::ByteReader(encoded));
-      get<core::Requirement>(at->second);
-      if (!bytes_.done()) throw util::DamagedBytes{};
-      bytes_ = outer;
+      std::vector<core::Requirement> items;
+      decode(encoded, items);
+      at->second = std::move(items);
     }
     list = at->second;
   }
@@ -457,7 +457,7 @@ class ImageReader {
   std::vector<std::optional<core::Specifier>> specifiers_;
   std::vector<std::optional<core::Marker>> markers_;
   std::unordered_map<std::string_view, core::SpecifierSet> sets_;  // by their encoded ids
-  std::unordered_map<std::string_view, std::vector<core::Requirement>> requirement_lists_;
+  std::unordered_map<std::string_view, util::SharedList<core::Requirement>> requirement_lists_;
 };
 
 }  // namespace

@@ -441,9 +441,10 @@ class RecordBuilder {
     copy(Field::note, record.note);
     const Value& requirements = table_[Field::requires_];
     if (requirements.kind != Kind::absent) {
-      record.requirements.reserve(requirements.count);
+      std::vector<core::Requirement>& list = record.requirements.edit();
+      list.reserve(requirements.count);
       for (const std::string_view text : items(requirements)) {
-        if (!cache_.requirement(text, record.requirements.emplace_back())) return false;
+        if (!cache_.requirement(text, list.emplace_back())) return false;
       }
     }
     const Value& sources = table_[Field::sources];
