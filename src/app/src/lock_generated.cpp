@@ -20,33 +20,8 @@ const matrix::PackageVersion* matrix_record_of(const matrix::Matrix& matrix,
   return nullptr;
 }
 
-index::TagRanking ranking_for_target(const TargetFacts& target) {
-  return index::TagRanking(index::TargetTags::from(target.python, target.platform, target.glibc));
-}
-
-const matrix::Artifact* best_matrix_artifact(const matrix::PackageVersion& record,
-                                             const index::TagRanking& ranking) {
-  const matrix::Artifact* best = nullptr;
-  std::size_t best_rank = 0;
-  const matrix::Artifact* sdist = nullptr;
-  // Artifacts are sorted by filename, so ties go to the first name: the choice is stable.
-  for (const auto& artifact : record.artifacts) {
-    const auto wheel = index::parse_wheel_filename(artifact.filename);
-    if (!wheel) {
-      if (sdist == nullptr && index::parse_sdist_filename(artifact.filename, record.name))
-        sdist = &artifact;
-      continue;
-    }
-    const auto rank = ranking.rank(*wheel);
-    if (rank && (best == nullptr || *rank < best_rank)) {
-      best = &artifact;
-      best_rank = *rank;
-    }
-  }
-  return best != nullptr ? best : sdist;
-}
-
-FileFit::FileFit(const TargetFacts& target) : ranking_(ranking_for_target(target)) {}
+FileFit::FileFit(const TargetFacts& target)
+    : ranking_(index::TargetTags::from(target.python, target.platform, target.glibc)) {}
 
 namespace {
 
@@ -66,24 +41,43 @@ std::string_view wheel_tags(std::string_view filename) {
 
 }  // namespace
 
-bool FileFit::wheel_fits(std::string_view filename, std::string_view tags) {
+std::optional<std::size_t> FileFit::wheel_rank(std::string_view filename, std::string_view tags) {
   if (const auto known = by_tags_.find(tags); known != by_tags_.end()) return known->second;
   const auto wheel = index::parse_wheel_filename(filename);
-  if (!wheel) return false;
-  const bool fits = ranking_.rank(*wheel).has_value();
-  by_tags_.emplace(tags, fits);
-  return fits;
+  const std::optional<std::size_t> rank = wheel ? ranking_.rank(*wheel) : std::nullopt;
+  // Only a name that parses speaks for its tag set: a malformed one is judged alone.
+  if (wheel) by_tags_.emplace(tags, rank);
+  return rank;
 }
 
 bool FileFit::any(const matrix::PackageVersion& record) {
   for (const auto& artifact : record.artifacts) {
     if (const std::string_view tags = wheel_tags(artifact.filename); !tags.empty()) {
-      if (wheel_fits(artifact.filename, tags)) return true;
+      if (wheel_rank(artifact.filename, tags)) return true;
     } else if (index::parse_sdist_filename(artifact.filename, record.name)) {
       return true;
     }
   }
   return false;
+}
+
+const matrix::Artifact* FileFit::best(const matrix::PackageVersion& record) {
+  const matrix::Artifact* best = nullptr;
+  std::size_t best_rank = 0;
+  const matrix::Artifact* sdist = nullptr;
+  // Artifacts are sorted by filename, so ties go to the first name: the choice is stable.
+  for (const auto& artifact : record.artifacts) {
+    if (const std::string_view tags = wheel_tags(artifact.filename); !tags.empty()) {
+      const auto rank = wheel_rank(artifact.filename, tags);
+      if (rank && (best == nullptr || *rank < best_rank)) {
+        best = &artifact;
+        best_rank = *rank;
+      }
+    } else if (sdist == nullptr && index::parse_sdist_filename(artifact.filename, record.name)) {
+      sdist = &artifact;
+    }
+  }
+  return best != nullptr ? best : sdist;
 }
 
 const matrix::Artifact* sdist_of(const matrix::PackageVersion& record) {
@@ -103,17 +97,17 @@ lockfiles::Artifact lock_artifact(const matrix::Artifact& from) {
 }
 
 void attach_matrix_artifacts(const LockInputs& inputs, lockfiles::Lockfile& lock) {
-  const index::TagRanking ranking = ranking_for_target(inputs.target);
+  FileFit files(inputs.target);
   for (auto& package : lock.packages) {
     const matrix::PackageVersion* record = matrix_record_of(inputs.matrix, package);
     if (record == nullptr || record->artifacts.empty()) continue;
     // A curated source build already has its step (and, building its sdist, that file).
     if (record->build == matrix::BuildKind::source) continue;
-    const matrix::Artifact* best = best_matrix_artifact(*record, ranking);
+    const matrix::Artifact* best = files.best(*record);
     if (best == nullptr) continue;  // the translation kept such records out of the solution
     const lockfiles::Artifact artifact = lock_artifact(*best);
     package.artifacts = {artifact};
-    if (!index::parse_wheel_filename(best->filename)) {
+    if (wheel_tags(best->filename).empty()) {
       lock.builds.push_back(sdist_build(package, artifact));
     }
   }

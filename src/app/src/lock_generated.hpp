@@ -2,6 +2,7 @@
 // Offline locks from the generated layer: every pin whose matrix record lists artifacts gets the
 // one that fits the target best (a wheel by PEP 425 tag rank, else the sdist with its build
 // step), with URL, sha256 and size, without touching the network.
+#include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -13,8 +14,6 @@
 
 namespace bevenv::app {
 
-index::TagRanking ranking_for_target(const TargetFacts& target);
-
 // The record a locked package stands for: its install version and its variant (the local part,
 // which keeps `cu113.torch1.10.0` apart from other builds of one version, and the source build
 // of mmcv-full 1.6.0 apart from OpenMMLab's wheels that also install as `1.6.0`); null when
@@ -22,22 +21,24 @@ index::TagRanking ranking_for_target(const TargetFacts& target);
 const matrix::PackageVersion* matrix_record_of(const matrix::Matrix& matrix,
                                                const lockfiles::Package& p);
 
-// The artifact of `record` to install on the target; null when it lists none that fits.
-const matrix::Artifact* best_matrix_artifact(const matrix::PackageVersion& record,
-                                             const index::TagRanking& ranking);
-// Whether best_matrix_artifact() would find a file of a release for the target, stopping at the
-// first fit. Translate asks this of every release: some 11,000 files, most of which share a
-// few dozen tag sets, so the answer is kept per tag set instead of parsing every name.
-// `string_view`s into the file names: the matrix must outlive it.
+// The files of releases that fit the target, and the one to install. Translate asks whether any
+// fits of every release: some 11,000 files, most of which share a few dozen tag sets, so the
+// rank is kept per tag set instead of parsing every name. `string_view`s into the file names:
+// the matrix must outlive it.
 class FileFit {
  public:
   explicit FileFit(const TargetFacts& target);
+  // Whether best() would find a file, stopping at the first that fits.
   bool any(const matrix::PackageVersion& record);
+  // The artifact of `record` to install on the target (a wheel by PEP 425 tag rank, else its
+  // first sdist); null when it lists none that fits.
+  const matrix::Artifact* best(const matrix::PackageVersion& record);
 
  private:
-  bool wheel_fits(std::string_view filename, std::string_view tags);
+  // The rank of a wheel on the target (lower is better); nullopt where it does not install.
+  std::optional<std::size_t> wheel_rank(std::string_view filename, std::string_view tags);
   index::TagRanking ranking_;
-  std::unordered_map<std::string_view, bool> by_tags_;  // `py3-none-any` -> fits the target
+  std::unordered_map<std::string_view, std::optional<std::size_t>> by_tags_;  // `py3-none-any`
 };
 
 // The sdist a source build compiles (`build_step.sdist`): the record's first sdist; null when the

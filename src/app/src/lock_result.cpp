@@ -1,6 +1,9 @@
 #include "lock_result.hpp"
 
 #include <algorithm>
+#include <map>
+#include <string>
+#include <vector>
 
 #include "bevenv/app/version_info.hpp"
 #include "bevenv/core/error.hpp"
@@ -207,10 +210,22 @@ std::vector<const matrix::Rule*> applied_rules(const LockInputs& inputs,
   return applied;
 }
 
+// The chosen records of extras (`pkg[extra]`), by the package each is an extra of.
+using ExtraRecords = std::map<std::string, std::vector<const solver::ChosenPackage*>, std::less<>>;
+ExtraRecords extra_records_of(const solver::Solution& solution) {
+  ExtraRecords out;
+  for (const auto& chosen : solution.packages) {
+    if (auto package = package_of_extra_record(chosen.name))
+      out[std::move(*package)].push_back(&chosen);
+  }
+  return out;
+}
+
 lockfiles::Package locked_package(const solver::ChosenPackage& chosen,
                                   const matrix::PackageVersion& build, const LockInputs& inputs,
                                   const Translation& translation, const solver::Solution& solution,
-                                  const std::vector<const matrix::Rule*>& applied) {
+                                  const std::vector<const matrix::Rule*>& applied,
+                                  const ExtraRecords& extras) {
   lockfiles::Package package;
   package.name = build.name;
   package.version = build.install_version();
@@ -221,12 +236,13 @@ lockfiles::Package locked_package(const solver::ChosenPackage& chosen,
     if (!is_virtual(edge.dependency.name)) package.dependencies.push_back(edge.dependency.name);
   }
   // What the package's extras brought are its dependencies too.
-  for (const auto& other : solution.packages) {
-    if (package_of_extra_record(other.name) != chosen.name || other.version != chosen.version)
-      continue;
-    for (const auto& edge : other.dependencies) {
-      const std::string& name = edge.dependency.name;
-      if (!is_virtual(name) && name != chosen.name) package.dependencies.push_back(name);
+  if (const auto found = extras.find(chosen.name); found != extras.end()) {
+    for (const solver::ChosenPackage* other : found->second) {
+      if (other->version != chosen.version) continue;
+      for (const auto& edge : other->dependencies) {
+        const std::string& name = edge.dependency.name;
+        if (!is_virtual(name) && name != chosen.name) package.dependencies.push_back(name);
+      }
     }
   }
   std::sort(package.dependencies.begin(), package.dependencies.end());
@@ -272,12 +288,13 @@ lockfiles::Lockfile build_lockfile(const LockInputs& inputs, const Translation& 
       applied_rules(inputs, translation, solution, lock);
   lock.environment = environment_of(inputs, translation, solution);
   const std::string arch = lock.environment.torch_cuda_arch_list;
+  const ExtraRecords extras = extra_records_of(solution);
   for (const auto& chosen : solution.packages) {
     const matrix::PackageVersion* record = translation.records.find(chosen.record);
     if (chosen.is_system || record == nullptr) continue;
     const matrix::PackageVersion& build = *record;
     lockfiles::Package package =
-        locked_package(chosen, build, inputs, translation, solution, applied);
+        locked_package(chosen, build, inputs, translation, solution, applied, extras);
     if (build.build == matrix::BuildKind::source && build.build_step) {
       lock.builds.push_back(
           build_step_of(*build.build_step, build.name, arch, package.dependencies));
