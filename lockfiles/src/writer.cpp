@@ -344,7 +344,7 @@ std::string content_hash(const Lockfile& model) {
 }
 
 void write_lockfile(const std::filesystem::path& path, const Lockfile& lock) {
-  core::write_file_atomic(path, to_toml(lock));
+  core::write_file_if_changed(path, to_toml(lock));
 }
 
 }  // namespace bevenv::lockfiles

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
@@ -62,7 +63,40 @@ void check_writable_path(const std::filesystem::path& path) {
   }
 }
 
+// Whether `path` is a regular file that holds exactly `content`: read block by block against it,
+// never opened where it is not a regular file (a FIFO would wait for a writer).
+bool holds_exactly(const std::filesystem::path& path, std::string_view content) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) return false;
+  struct stat st {};
+  bool same = ::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+              static_cast<std::uint64_t>(st.st_size) == content.size();
+  char buffer[1 << 16];
+  std::size_t compared = 0;
+  while (same) {
+    const ssize_t n = ::read(fd, buffer, sizeof buffer);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      same = n == 0 && compared == content.size();
+      break;
+    }
+    const auto got = static_cast<std::size_t>(n);
+    same = got <= content.size() - compared &&
+           std::memcmp(buffer, content.data() + compared, got) == 0;
+    compared += got;
+  }
+  ::close(fd);
+  return same;
+}
+
 }  // namespace
+
+bool write_file_if_changed(const std::filesystem::path& path, std::string_view content,
+                           Durability durability) {
+  if (holds_exactly(path, content)) return false;
+  write_file_atomic(path, content, durability);
+  return true;
+}
 
 void write_file_atomic(const std::filesystem::path& path, std::string_view content,
                        Durability durability) {

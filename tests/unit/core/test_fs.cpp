@@ -1,5 +1,8 @@
+#include <sys/stat.h>
+
 #include <catch2/catch.hpp>
 #include <filesystem>
+#include <string>
 
 #include "bevenv/core/error.hpp"
 #include "bevenv/core/fs.hpp"
@@ -22,6 +25,40 @@ TEST_CASE("write_file_atomic replaces a file and leaves no temporary behind") {
     CHECK(std::distance(fs::directory_iterator(dir), fs::directory_iterator()) == 1);
     fs::remove_all(dir);
   }
+}
+
+TEST_CASE("write_file_if_changed leaves a file that holds the text as it is, else replaces it") {
+  const fs::path dir = fresh_dir("if-changed");
+  const fs::path target = dir / "bevenv.lock";
+  const auto inode = [&] {
+    struct stat st {};
+    REQUIRE(::stat(target.c_str(), &st) == 0);
+    return st.st_ino;
+  };
+  // No file yet: written.
+  CHECK(bevenv::core::write_file_if_changed(target, "same\n"));
+  const auto first = inode();
+  // The same text: nothing written, so no rename gave it a new inode.
+  CHECK_FALSE(bevenv::core::write_file_if_changed(target, "same\n"));
+  CHECK(inode() == first);
+  // A text that differs only past the first block, or only in length: written.
+  const std::string long_text(200000, 'x');
+  CHECK(bevenv::core::write_file_if_changed(target, long_text));
+  std::string changed = long_text;
+  changed.back() = 'y';
+  CHECK(bevenv::core::write_file_if_changed(target, changed));
+  CHECK(bevenv::core::read_file(target) == changed);
+  CHECK_FALSE(bevenv::core::write_file_if_changed(target, changed));
+  CHECK(bevenv::core::write_file_if_changed(target, changed + "z"));
+  CHECK(bevenv::core::write_file_if_changed(target, changed));
+  CHECK(bevenv::core::read_file(target) == changed);
+  // A FIFO at the path is not opened to compare (that would wait for a writer): it is replaced.
+  const fs::path fifo = dir / "fifo.lock";
+  REQUIRE(::mkfifo(fifo.c_str(), 0644) == 0);
+  CHECK(bevenv::core::write_file_if_changed(fifo, "text\n"));
+  CHECK(fs::is_regular_file(fifo));
+  CHECK(bevenv::core::read_file(fifo) == "text\n");
+  fs::remove_all(dir);
 }
 
 TEST_CASE("write_file_atomic into a missing directory is bad input that says how to fix it") {

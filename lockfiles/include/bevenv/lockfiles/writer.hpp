@@ -16,7 +16,8 @@ std::string to_toml(const Lockfile& lock);
 // `input_hash`: build-image and sync refuse a file whose content no longer hashes to it.
 std::string content_hash(const Lockfile& lock);
 
-// Writes to_toml(lock) to `path` atomically (a reader never sees a half-written file).
+// Writes to_toml(lock) to `path` atomically (a reader never sees a half-written file); a file
+// that already holds that text is left as it is (a relock that changes nothing writes nothing).
 void write_lockfile(const std::filesystem::path& path, const Lockfile& lock);
 
 }  // namespace bevenv::lockfiles

@@ -17,6 +17,11 @@ enum class Durability { synced, unsynced };
 // directory or its directory does not exist, failure when the system refuses the write.
 void write_file_atomic(const std::filesystem::path& path, std::string_view content,
                        Durability durability = Durability::synced);
+// As write_file_atomic, unless `path` is a regular file that already holds exactly `content`:
+// then nothing is written (no fsync, and the file keeps its inode, mode and time, so that what
+// watches it sees no change). True when it wrote.
+bool write_file_if_changed(const std::filesystem::path& path, std::string_view content,
+                           Durability durability = Durability::synced);
 // Reads a whole file; throws core::Error (bad_input) naming the path when it cannot be read.
 std::string read_file(const std::filesystem::path& path);
 // The whole file, or nullopt when it is missing or unreadable (caches, where absence is normal).
