@@ -9,12 +9,14 @@
 #include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <limits>
 #include <random>
 #include <sstream>
 
 #include "bevenv/core/error.hpp"
 #include "bevenv/core/sha256.hpp"
 #include "bevenv/util/text.hpp"
+#include "read_fd.hpp"
 
 namespace bevenv::core {
 namespace {
@@ -140,30 +142,20 @@ std::string read_file(const std::filesystem::path& path) {
   return buffer.str();
 }
 
-// Read straight into the text, sized by fstat (one byte more, so that the read that fills a
-// file of unchanged size also sees its end): a warm lock reads some 400 cache entries this way.
+// Read straight into a text sized by fstat (detail::read_fd): a warm lock reads some 400 cache
+// entries this way.
 std::optional<std::string> try_read_file(const std::filesystem::path& path) {
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return std::nullopt;
   struct stat st {};
-  std::string text;
-  std::size_t filled = 0;
-  text.resize(::fstat(fd, &st) == 0 && S_ISREG(st.st_mode)
-                  ? static_cast<std::size_t>(st.st_size) + 1
-                  : std::size_t{1} << 16);
-  for (;;) {
-    if (filled == text.size()) text.resize(text.size() * 2);
-    const ssize_t n = ::read(fd, text.data() + filled, text.size() - filled);
-    if (n == 0) break;
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) {
-      ::close(fd);
-      return std::nullopt;
-    }
-    filled += static_cast<std::size_t>(n);
-  }
+  const std::size_t expected = ::fstat(fd, &st) == 0 && S_ISREG(st.st_mode)
+                                   ? static_cast<std::size_t>(st.st_size)
+                                   : std::size_t{1} << 16;
+  bool failed = false;
+  std::string text =
+      detail::read_fd(fd, expected, std::numeric_limits<std::size_t>::max(), &failed);
   ::close(fd);
-  text.resize(filled);
+  if (failed) return std::nullopt;
   return text;
 }
 

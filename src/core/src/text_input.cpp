@@ -10,11 +10,10 @@
 #include <cstring>
 
 #include "bevenv/core/error.hpp"
+#include "read_fd.hpp"
 
 namespace bevenv::core {
 namespace {
-
-constexpr std::size_t kReadBlock = std::size_t{1} << 16;  // the least a text grows by
 
 std::string mib_text(std::size_t bytes) { return std::to_string(bytes >> 20) + " MiB"; }
 
@@ -40,29 +39,6 @@ void require_regular(const std::filesystem::path& path, const struct stat& info,
   if (static_cast<std::uintmax_t>(info.st_size) > max_bytes) {
     refuse(path, "is larger than the " + mib_text(max_bytes) + " that bevenv reads", hint);
   }
-}
-
-// Reads at most `limit` bytes; more than that means the file grew past the limit.
-// Reads straight into the text, sized by `expected` (the file's size as fstat saw it; one byte
-// more, so that the read that fills a file of unchanged size also sees its end): growing it
-// block by block copied a lock's text three times and faulted in each copy's pages. Stops once
-// more than `limit` bytes are read.
-std::string read_fd(int fd, std::size_t expected, std::size_t limit, bool* failed) {
-  std::string text(std::min(expected, limit) + 1, '\0');
-  std::size_t filled = 0;
-  while (filled <= limit) {
-    if (filled == text.size()) text.resize(text.size() + std::max(text.size(), kReadBlock));
-    const ssize_t n = ::read(fd, text.data() + filled, text.size() - filled);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) {
-      *failed = true;
-      break;
-    }
-    if (n == 0) break;
-    filled += static_cast<std::size_t>(n);
-  }
-  text.resize(filled);
-  return text;
 }
 
 // Control characters that text files hold: tab, line breaks, form feed, backspace, escape.
@@ -116,7 +92,8 @@ std::string read_regular_file(const std::filesystem::path& path, std::string_vie
     refuse(path, "is not a regular file", hint);
   }
   bool failed = false;
-  std::string text = read_fd(fd, static_cast<std::size_t>(info.st_size), max_bytes, &failed);
+  std::string text =
+      detail::read_fd(fd, static_cast<std::size_t>(info.st_size), max_bytes, &failed);
   ::close(fd);
   if (failed) refuse(path, "cannot be read", hint);
   if (text.size() > max_bytes) {
@@ -158,5 +135,29 @@ std::optional<std::size_t> binary_offset(std::string_view text) {
   }
   return std::nullopt;
 }
+
+namespace detail {
+
+constexpr std::size_t kReadBlock = std::size_t{1} << 16;  // the least a text grows by
+
+std::string read_fd(int fd, std::size_t expected, std::size_t limit, bool* failed) {
+  std::string text(std::min(expected, limit) + 1, '\0');
+  std::size_t filled = 0;
+  while (filled <= limit) {
+    if (filled == text.size()) text.resize(text.size() + std::max(text.size(), kReadBlock));
+    const ssize_t n = ::read(fd, text.data() + filled, text.size() - filled);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      *failed = true;
+      break;
+    }
+    if (n == 0) break;
+    filled += static_cast<std::size_t>(n);
+  }
+  text.resize(filled);
+  return text;
+}
+
+}  // namespace detail
 
 }  // namespace bevenv::core
