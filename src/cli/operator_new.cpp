@@ -3,17 +3,8 @@
 #include <cstdlib>
 #include <new>
 
+#include "bevenv/util/sanitizer_allocator.hpp"
 #include "bevenv/util/small_blocks.hpp"
-
-#if defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(memory_sanitizer) || \
-    __has_feature(thread_sanitizer)
-#define BEVENV_SANITIZER_ALLOCATOR 1
-#endif
-#endif
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-#define BEVENV_SANITIZER_ALLOCATOR 1
-#endif
 
 #if !defined(BEVENV_SANITIZER_ALLOCATOR)
 

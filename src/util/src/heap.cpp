@@ -3,26 +3,18 @@
 #include <cstdint>
 #include <cstdlib>
 
+#include "bevenv/util/sanitizer_allocator.hpp"
+
 #if defined(__GLIBC__) && defined(__linux__)
 #include <malloc.h>
 #include <sys/mman.h>
 #include <unistd.h>
 #endif
 
-// A sanitizer brings its own allocator, which these controls do not reach.
-#if defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(memory_sanitizer)
-#define BEVENV_OWN_ALLOCATOR 1
-#endif
-#endif
-#if defined(__SANITIZE_ADDRESS__)
-#define BEVENV_OWN_ALLOCATOR 1
-#endif
-
 namespace bevenv::util {
 
 #if defined(__GLIBC__) && defined(__linux__) && defined(MADV_HUGEPAGE) && \
-    !defined(BEVENV_OWN_ALLOCATOR)
+    !defined(BEVENV_SANITIZER_ALLOCATOR)
 
 namespace {
 

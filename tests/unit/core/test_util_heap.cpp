@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "bevenv/util/heap.hpp"
+#include "bevenv/util/sanitizer_allocator.hpp"
 
 namespace {
 
@@ -67,15 +68,7 @@ TEST_CASE("a prepared heap hands out memory that reads back, in huge-page-eligib
   void* large = std::malloc(std::size_t{4} << 20);
   REQUIRE(large != nullptr);
   std::memset(large, 1, std::size_t{4} << 20);
-#if defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define BEVENV_TEST_OWN_ALLOCATOR 1
-#endif
-#endif
-#if defined(__SANITIZE_ADDRESS__)
-#define BEVENV_TEST_OWN_ALLOCATOR 1
-#endif
-#if defined(BEVENV_TEST_OWN_ALLOCATOR)
+#if defined(BEVENV_SANITIZER_ALLOCATOR)
   WARN("a sanitizer's allocator serves this build: prepare_heap leaves it alone");
 #else
   if (huge_pages_offered()) {
