@@ -35,9 +35,10 @@ target_link_libraries(bevenv_toml_implementation PRIVATE tomlplusplus::tomlplusp
 
 # The modules' archives by path, not as targets: a target would bring its shared libraries
 # (libsolv.so, libtomlplusplus.so, libarchive.so) onto the static link line.
+set(module_targets bevenv_app bevenv_matrix bevenv_probes bevenv_solver bevenv_index
+                   bevenv_containers bevenv_lockfiles bevenv_core bevenv_util)
 set(module_archives)
-foreach(module bevenv_app bevenv_matrix bevenv_probes bevenv_solver bevenv_index
-               bevenv_containers bevenv_lockfiles bevenv_core bevenv_util)
+foreach(module ${module_targets})
   list(APPEND module_archives $<TARGET_FILE:${module}>)
 endforeach()
 # Core's stand-ins for its dlopen caller and its libarchive loader (src/core/static/): defined
@@ -52,8 +53,7 @@ target_link_libraries(bevenv_no_shared_library PRIVATE bevenv_warnings bevenv_ar
 add_executable(bevenv-static $<TARGET_OBJECTS:bevenv_cli_objects>
                              $<TARGET_OBJECTS:bevenv_toml_implementation>
                              $<TARGET_OBJECTS:bevenv_no_shared_library>)
-add_dependencies(bevenv-static bevenv_app bevenv_matrix bevenv_probes bevenv_solver bevenv_index
-                 bevenv_containers bevenv_lockfiles bevenv_core bevenv_util)
+add_dependencies(bevenv-static ${module_targets})
 # --gc-sections drops the archive writers libarchive's format table names but bevenv never
 # calls (xar would pull in libxml2 and ICU's 30 MB of data).
 target_link_options(bevenv-static PRIVATE -static -Wl,--gc-sections)
