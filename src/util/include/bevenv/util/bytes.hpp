@@ -20,17 +20,15 @@ class ByteReader {
  public:
   explicit ByteReader(std::string_view bytes) : rest_(bytes) {}
 
-  // Inline: the matrix image's start-up reads a few hundred thousand of them.
+  // The matrix image's start-up reads a few hundred thousand, nearly all under 128: that one-byte
+  // case is inline, and the longer ones are read out of line.
   std::uint64_t number() {
-    std::uint64_t n = 0;
-    for (int shift = 0; shift < 64; shift += 7) {
-      if (rest_.empty()) throw DamagedBytes{};
-      const auto byte = static_cast<unsigned char>(rest_.front());
+    if (!rest_.empty() && static_cast<unsigned char>(rest_.front()) < 0x80) {
+      const auto n = static_cast<unsigned char>(rest_.front());
       rest_.remove_prefix(1);
-      n |= static_cast<std::uint64_t>(byte & 0x7f) << shift;
-      if ((byte & 0x80) == 0) return n;
+      return n;
     }
-    throw DamagedBytes{};  // longer than any 64-bit number
+    return long_number();
   }
   // A count of items that each take a byte at least: never more than the bytes left.
   std::size_t count() {
@@ -55,6 +53,7 @@ class ByteReader {
   bool done() const { return rest_.empty(); }
 
  private:
+  std::uint64_t long_number();
   std::string_view rest_;
 };
 
