@@ -4,7 +4,8 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build_dir=${BUILD_DIR:-$root/build}
 jobs=${JOBS:-$(nproc)}
-# The static libsolv scripts/setup.sh built, for the single-file bevenv-static (when there is one).
+# The static libsolv scripts/setup.sh built (when there is one): `bevenv` links it, and the
+# single-file bevenv-static is built.
 static_libsolv=()
 if libsolv_a=$("$root/scripts/static_libsolv.sh" --cached 2>/dev/null); then
   static_libsolv=(-DBEVENV_STATIC_LIBSOLV="$libsolv_a")

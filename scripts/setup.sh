@@ -51,12 +51,13 @@ if [ "$need_pip" -eq 1 ]; then
     "$python" -m pip install -q --disable-pip-version-check --break-system-packages \
       "${python_tools[@]}"
 fi
-# libsolv as a static archive, from Debian's source package, for the single-file bevenv-static
+# libsolv as a static archive, from Debian's source package, which `bevenv` links (it then loads
+# only glibc) and the single-file bevenv-static needs
 # (scripts/build.sh passes it on). Without Debian's source mirror the rest still builds.
 if ! "$(dirname "$0")/static_libsolv.sh" --cached >/dev/null; then
-  echo "setup: building libsolv.a from Debian's source package (for bevenv-static)"
+  echo "setup: building libsolv.a from Debian's source package (for bevenv and bevenv-static)"
   "$(dirname "$0")/static_libsolv.sh" >/dev/null 2>"${TMPDIR:-/tmp}/bevenv-static-libsolv.log" ||
     echo "setup: warning: could not build libsolv.a (see ${TMPDIR:-/tmp}/bevenv-static-libsolv.log);" \
-      "bevenv-static and its Debian 11 test are skipped"
+      "bevenv links the shared libsolv; bevenv-static and its Debian 11 test are skipped"
 fi
 echo "setup: ready"

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds libsolv as a static archive from Debian's own source package (Debian ships libsolv as a
-# shared library only), for the single-file `bevenv-static`. apt checks the source files against
-# the signed Sources index; the build uses the core options of Debian's package
+# shared library only), for `bevenv` and the single-file `bevenv-static`. apt checks the source
+# files against the signed Sources index; the build uses the core options of Debian's package
 # (MULTI_SEMANTICS, COMPLEX_DEPS), so the system's libsolv headers describe it. Prints the path
 # of libsolv.a; a second run with the archive present does nothing.
 # usage: static_libsolv.sh [--cached] [WORK_DIR]  (default: ${XDG_CACHE_HOME:-~/.cache}/bevenv-build)
