@@ -413,8 +413,7 @@ class ImageReader {
     get(package.name);
     const std::size_t n = count();
     package.versions.clear();
-    // Room for all only where all are read: without the generated layer, most are skipped.
-    if (left_out_ != LeftOut::generated) package.versions.reserve(n);
+    package.versions.reserve(kept_releases(n));
     for (std::size_t i = 0; i < n; ++i) {
       bool generated = false;
       bool stood_for = false;
@@ -430,6 +429,22 @@ class ImageReader {
         if (before - bytes_.rest().size() != length) throw util::DamagedBytes{};
       }
     }
+  }
+  // How many of the `n` releases ahead get() reads, not leaves out: room for exactly those.
+  // (Room for all would leave a megabyte or two unused, which the kernel still clears once
+  // the heap's huge pages are touched.)
+  std::size_t kept_releases(std::size_t n) const {
+    util::ByteReader ahead = bytes_;
+    std::size_t kept = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+      const bool generated = ahead.flag();
+      const bool stood_for = ahead.flag();
+      ahead.take(ahead.count());
+      if (!(generated && left_out_ == LeftOut::generated) &&
+          !(stood_for && left_out_ == LeftOut::stood_for))
+        ++kept;
+    }
+    return kept;
   }
   // The version of an encoded release, which its name and version lead (image_fields.hpp).
   const core::Version& version_leading(std::string_view release) {
