@@ -419,16 +419,21 @@ class ImageReader {
       bool stood_for = false;
       (*this)(generated, stood_for);
       const std::size_t length = count();
-      if (generated && left_out_ == LeftOut::generated) {
-        bytes_.take(length);
-      } else if (stood_for && left_out_ == LeftOut::stood_for) {
-        package.stood_for.push_back(version_leading(bytes_.take(length)));
-      } else {
+      if (reads(generated, stood_for)) {
         const std::size_t before = bytes_.rest().size();
         fields(*this, package.versions.emplace_back());
         if (before - bytes_.rest().size() != length) throw util::DamagedBytes{};
+      } else if (stood_for && left_out_ == LeftOut::stood_for) {
+        package.stood_for.push_back(version_leading(bytes_.take(length)));
+      } else {
+        bytes_.take(length);
       }
     }
+  }
+  // Whether a release with these flags is read, not left out.
+  bool reads(bool generated, bool stood_for) const {
+    return !(generated && left_out_ == LeftOut::generated) &&
+           !(stood_for && left_out_ == LeftOut::stood_for);
   }
   // How many of the `n` releases ahead get() reads, not leaves out: room for exactly those.
   // (Room for all would leave a megabyte or two unused, which the kernel still clears once
@@ -440,9 +445,7 @@ class ImageReader {
       const bool generated = ahead.flag();
       const bool stood_for = ahead.flag();
       ahead.take(ahead.count());
-      if (!(generated && left_out_ == LeftOut::generated) &&
-          !(stood_for && left_out_ == LeftOut::stood_for))
-        ++kept;
+      if (reads(generated, stood_for)) ++kept;
     }
     return kept;
   }
