@@ -9,6 +9,15 @@
 namespace bevenv::solver::detail {
 
 DepId DependencyKeys::dep_of(const Dependency& dependency, bool prerelease_policy, bool lasting) {
+  // Only a lasting set's identity can stand for it: a temporary's may be reused by another set.
+  if (!lasting) return make_dep(dependency, prerelease_policy, lasting);
+  const Asked asked{dependency.specifier.identity(), dependency.name, prerelease_policy};
+  auto [at, added] = asked_.try_emplace(asked);
+  if (added) at->second = make_dep(dependency, prerelease_policy, lasting);
+  return at->second;
+}
+
+DepId DependencyKeys::make_dep(const Dependency& dependency, bool prerelease_policy, bool lasting) {
   // The specifiers as written, in order: cheap to build (no canonical sort) and it reads
   // better in explanations (`>=1.3.8,<=1.4.0`). Equal sets written differently merely get
   // two relations with the same answer.

@@ -4,7 +4,10 @@
 // solvables satisfy it. libsolv asks through the pool's namespace callback (resolve()).
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <string>
+#include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "bevenv/solver/database.hpp"
@@ -52,6 +55,21 @@ class DependencyKeys {
 
  private:
   static constexpr std::uint32_t no_key = 0xffffffffu;
+  // A lasting dependency as dep_of() was asked it: its specifier set by identity (sets copied
+  // from one list share it), its name as written, the policy.
+  struct Asked {
+    const void* specifier;
+    std::string_view name;
+    bool prerelease_policy;
+    bool operator==(const Asked&) const = default;
+  };
+  struct AskedHash {
+    std::size_t operator()(const Asked& a) const {
+      return std::hash<std::string_view>{}(a.name) ^ (std::hash<const void*>{}(a.specifier) << 1) ^
+             static_cast<std::size_t>(a.prerelease_policy);
+    }
+  };
+  DepId make_dep(const Dependency& dependency, bool prerelease_policy, bool lasting);
   std::uint32_t key_index(DepId dep) const;
   static void bound_candidates(DepKey& key);
 
@@ -61,6 +79,9 @@ class DependencyKeys {
   std::deque<core::SpecifierSet> owned_specifiers_;  // of keys made from temporaries
   std::vector<std::uint32_t> key_of_argument_;       // by the argument's string id
   std::string scratch_;                              // dep_of's text, reused
+  // dep_of()'s answers to lasting dependencies: a lock asks five thousand times for nine hundred
+  // relations (a package's releases repeat one requirement, sharing its specifier list).
+  std::unordered_map<Asked, DepId, AskedHash> asked_;
 };
 
 }  // namespace bevenv::solver::detail

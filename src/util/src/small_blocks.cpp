@@ -13,13 +13,15 @@ namespace bevenv::util {
 
 namespace {
 
-// Blocks come in sizes of 16-byte steps; each 64 KiB chunk of the pool holds blocks of one size,
+// Blocks come in sizes of 16-byte steps; each 16 KiB chunk of the pool holds blocks of one size,
 // recorded per chunk, so a block carries no header and its size is found from its address.
 constexpr std::size_t kStep = 16;
 constexpr std::size_t kSizes = kLargestSmallBlock / kStep;  // size class c holds (c + 1) * kStep
-constexpr std::size_t kChunkShift = 16;
+// Small, so that the size classes a command uses little leave little of their chunks unused:
+// with 64 KiB chunks an offline lock touched one more 2 MiB page, which the kernel clears.
+constexpr std::size_t kChunkShift = 14;
 constexpr std::size_t kChunk = std::size_t{1} << kChunkShift;
-constexpr std::size_t kMaxChunks = std::size_t{1} << 16;  // 4 GiB of address space at most
+constexpr std::size_t kMaxChunks = std::size_t{1} << 16;  // 1 GiB of address space at most
 constexpr std::uintptr_t kHugePage = std::uintptr_t{2} << 20;
 
 std::atomic<char*> pool_begin{nullptr};

@@ -18,7 +18,7 @@ using bevenv::util::give_back_small_block;
 using bevenv::util::kLargestSmallBlock;
 using bevenv::util::take_small_block;
 
-constexpr std::size_t kPoolBytes = std::size_t{4} << 20;  // 64 chunks of 64 KiB
+constexpr std::size_t kPoolBytes = std::size_t{4} << 20;  // 256 chunks of 16 KiB
 
 bool aligned(const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; }
 
