@@ -263,6 +263,9 @@ class RecordMaker {
   TargetMarkers& markers() { return markers_; }
 
   void add(const matrix::PackageVersion& build, Translation& out) {
+    // Outside the target's Python range, first: a quarter of the releases a Python 3.8 lock
+    // reaches, whose file names and kernels need not be read (target_rules_out() says the same).
+    if (out.scope == RecordScope::installable && !in_python_range(build, target_)) return;
     const std::string self = build.name + " " + build.version.to_string();
     // What the target makes of the build, worked out once: the check whether the target rules
     // it out and its requirements both need it (reading its file names is not cheap).
