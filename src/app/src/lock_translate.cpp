@@ -160,18 +160,19 @@ std::optional<solver::Dependency> missing_file(const matrix::PackageVersion& bui
 }
 
 // Whether the target's Python is in the build's range; a build outside it makes no record in the
-// installable scope (target_rules_out()).
+// installable scope (RecordMaker::add()).
 bool in_python_range(const matrix::PackageVersion& build, const TargetFacts& target) {
   return build.python.empty() || build.python.contains(target.python);
 }
 
 // Whether one of the requirements a record of `build` gets on target facts fails on this
-// target: its Python range, a file for the target, the driver's CUDA, kernels for each GPU.
+// target: a file for the target, the driver's CUDA, kernels for each GPU. (Its Python range is
+// checked first, before these are worked out: in_python_range().)
 bool target_rules_out(const matrix::PackageVersion& build,
                       const std::optional<solver::Dependency>& missing,
                       const std::vector<KernelSupport>& kernels, const TargetFacts& target,
                       CudaSpecifiers& cuda) {
-  if (!in_python_range(build, target) || missing) return true;
+  if (missing) return true;
   if (build.cuda && target.cuda_driver && !cuda.at_least(*build.cuda).contains(*target.cuda_driver))
     return true;
   return std::find(kernels.begin(), kernels.end(), KernelSupport::none) != kernels.end();
@@ -264,7 +265,7 @@ class RecordMaker {
 
   void add(const matrix::PackageVersion& build, Translation& out) {
     // Outside the target's Python range, first: a quarter of the releases a Python 3.8 lock
-    // reaches, whose file names and kernels need not be read (target_rules_out() says the same).
+    // reaches, whose file names and kernels then need not be read (target_rules_out()).
     if (out.scope == RecordScope::installable && !in_python_range(build, target_)) return;
     const std::string self = build.name + " " + build.version.to_string();
     // What the target makes of the build, worked out once: the check whether the target rules
