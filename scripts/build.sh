@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Configures and builds bevenv into BUILD_DIR (default: build). Extra arguments go to cmake.
+# Configures and builds bevenv into BUILD_DIR (default: build). Extra arguments go to cmake;
+# BUILD_TARGET names one target to build instead of all.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build_dir=${BUILD_DIR:-$root/build}
@@ -12,4 +13,4 @@ if libsolv_a=$("$root/scripts/static_libsolv.sh" --cached 2>/dev/null); then
 fi
 cmake -S "$root" -B "$build_dir" -G Ninja -DPython3_EXECUTABLE="$(command -v python3)" \
   "${static_libsolv[@]}" "$@" >/dev/null
-cmake --build "$build_dir" -j "$jobs"
+cmake --build "$build_dir" -j "$jobs" ${BUILD_TARGET:+--target "$BUILD_TARGET"}

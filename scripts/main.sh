@@ -4,7 +4,8 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 "$root/scripts/setup.sh"
-BUILD_DIR=$root/build-release "$root/scripts/build.sh" -DCMAKE_BUILD_TYPE=Release -DBEVENV_TESTS=OFF
+# Release, optimised with a profile of its own locks (two builds: scripts/build_release.sh).
+BUILD_DIR=$root/build-release "$root/scripts/build_release.sh"
 bevenv=$root/build-release/src/cli/bevenv
 out=$root/build-release/main-job
 mkdir -p "$out"
