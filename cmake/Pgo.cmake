@@ -2,7 +2,7 @@
 #   BEVENV_PGO=generate  instrumented; every run of its programs adds to the profiles in
 #                        BEVENV_PGO_DIR (scripts/pgo_train.sh makes those runs);
 #   BEVENV_PGO=use       optimised with those profiles: GCC inlines, lays out and unrolls where
-#                        the runs spent their time (a lock runs about 8% faster).
+#                        the runs spent their time (a lock runs about a tenth faster).
 # The profiles are named by each object's path below its build directory, so the two builds may
 # live in different directories. Code the runs never reached is optimised as without a profile.
 set(BEVENV_PGO "" CACHE STRING "Profile-guided optimisation: empty, `generate` or `use`")
