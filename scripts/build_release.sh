@@ -9,9 +9,16 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 build_dir=${BUILD_DIR:-$root/build-release}
 release=(-DCMAKE_BUILD_TYPE=Release -DBEVENV_TESTS=OFF)
 
+# cmake/Pgo.cmake refuses BEVENV_PGO with any compiler but GCC 11 or newer: ask the compiler
+# CMake will pick whether it is one, rather than let that configure fail.
 compiler=${CXX:-c++}
-if [[ ${PGO:-1} == 0 ]] || ! "$compiler" --version 2>/dev/null | grep -q '(GCC)\|Free Software'; then
-  echo "build_release: a Release build without a profile (PGO=0 or not GCC: \`$compiler\`)" >&2
+gcc_11_or_newer() {
+  printf '#if defined(__clang__) || !defined(__GNUC__) || __GNUC__ < 11\n#error\n#endif\n' |
+    "$compiler" -E -x c++ - >/dev/null 2>&1
+}
+if [[ ${PGO:-1} == 0 ]] || ! gcc_11_or_newer; then
+  echo "build_release: a Release build without a profile" \
+    "(PGO=0, or \`$compiler\` is not GCC 11+)" >&2
   BUILD_DIR=$build_dir "$root/scripts/build.sh" "${release[@]}" -DBEVENV_PGO= "$@"
   exit 0
 fi

@@ -25,13 +25,14 @@ mapfile -t profiles < <("$bevenv" --json matrix profiles |
   python3 -c 'import json, sys; print(*(p["name"] for p in json.load(sys.stdin)["profiles"]), sep="\n")')
 ((${#profiles[@]} > 0)) || { echo "pgo_train: \`bevenv matrix profiles\` lists none" >&2; exit 1; }
 for target in "--gpu sm_86 --cuda-driver 12.8" "--gpu sm_90 --cuda-driver 12.8" "--gpu none"; do
+  read -ra flags <<<"$target"
   for profile in "${profiles[@]}"; do
     rm -f train.lock
-    read -ra flags <<<"$target"
     run lock --profile "$profile" "${flags[@]}" -o train.lock
     run lock --profile "$profile" "${flags[@]}" -o train.lock
   done
 done
+# The default `bevenv.lock`, which `why` and `export` read.
 run lock --profile bevfusion --gpu sm_86 --cuda-driver 12.8
 run why setuptools
 run export --format requirements -o requirements.txt

@@ -52,9 +52,7 @@ flags_on_every_compile() {  # NAME, a flag every compile command must carry, the
 }
 
 mkdir -p "$work/profiles"
-gcc_11=no
-if [[ $compiler_id == GNU ]] && [[ ${compiler_version%%.*} -ge 11 ]]; then gcc_11=yes; fi
-if [[ $gcc_11 == yes ]]; then
+if [[ $compiler_id == GNU ]] && ((${compiler_version%%.*} >= 11)); then
   refused unknown_mode "it takes \`generate\` or \`use\`" -DBEVENV_PGO=sometimes \
     -DBEVENV_PGO_DIR="$work/profiles"
   refused no_dir "BEVENV_PGO needs BEVENV_PGO_DIR" -DBEVENV_PGO=generate
